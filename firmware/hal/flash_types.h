@@ -1,0 +1,89 @@
+// Flash-side types shared by the firmware (through the HAL) and the flash demux model.
+// Plain C++: no simulator headers, so the firmware can be built for an embedded core.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ufs {
+
+// The stand-in for 4 KiB of user data: which LBA it belongs to and which host
+// write produced it. NAND pages, the data buffer and host buffers carry these;
+// the scoreboard compares them. lba == kNoLba marks an empty/erased sector.
+struct SectorStamp {
+  uint64_t lba = ~0ull;
+  uint64_t version = 0;
+  bool operator==(const SectorStamp& o) const { return lba == o.lba && version == o.version; }
+  bool operator!=(const SectorStamp& o) const { return !(*this == o); }
+};
+constexpr uint64_t kNoLba = ~0ull;
+
+// Per-page out-of-band metadata written with a program, scanned by recovery.
+enum class PageKind : uint8_t { Erased = 0, UserData = 1, MapData = 2, Padding = 3 };
+constexpr uint32_t kMaxSectorsPerPage = 8;  // NAND pages up to 32 KiB
+struct PageOob {
+  PageKind kind = PageKind::Erased;
+  uint64_t sequence = 0;               // firmware's global program sequence number
+  uint32_t lba[kMaxSectorsPerPage] = {  // per 4 KiB sector: its LBA (or map page number)
+      ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};
+};
+constexpr uint32_t kNoOobLba = ~0u;
+
+// Organisation of the flash array as the firmware sees it.
+// Global die index: die = (channel * ways_per_channel + way) * dies_per_way + lun.
+struct FlashGeometry {
+  uint32_t channels = 1;
+  uint32_t ways_per_channel = 1;   // chip enables (packages) per channel
+  uint32_t dies_per_way = 1;       // LUNs per package
+  uint32_t planes_per_die = 1;
+  uint32_t blocks_per_plane = 1;
+  uint32_t pages_per_block = 1;
+  uint32_t page_bytes = 16384;
+  uint32_t sectors_per_page() const { return page_bytes / 4096; }
+  uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
+  uint32_t channel_of(uint32_t die) const { return die / (ways_per_channel * dies_per_way); }
+  uint64_t sectors_per_block() const { return uint64_t(pages_per_block) * sectors_per_page(); }
+  uint64_t total_blocks() const { return uint64_t(dies()) * planes_per_die * blocks_per_plane; }
+  uint64_t total_sectors() const { return total_blocks() * sectors_per_block(); }
+};
+
+// Where a flash operation goes.
+struct FlashAddress {
+  uint32_t die = 0;
+  uint32_t plane = 0;
+  uint32_t block = 0;  // block index within the plane
+  uint32_t page = 0;   // first page (program ops may cover several consecutive pages)
+};
+
+enum class FlashOpcode : uint8_t {
+  Read,      // page read: tR then transfer of sector_count sectors to the data buffer
+  Program,   // program page_count pages starting at address.page from the data buffer
+  Erase,     // block erase
+  CopyBack,  // intra-plane copy: read address.page into the page register, program it to dest
+};
+
+enum class FlashStatus : uint8_t { Ok, ProgramFail, EraseFail, Uncorrectable, BadBlock };
+
+// One command from the firmware to the flash demux. The firmware owns it until
+// the completion comes back (the demux copies what it needs).
+struct FlashOp {
+  FlashOpcode opcode = FlashOpcode::Read;
+  FlashAddress address;
+  FlashAddress dest;            // CopyBack destination (same die and plane)
+  uint32_t page_count = 1;      // Program: pages in one (one-shot) program, e.g. 3 for TLC
+  uint32_t sector_offset = 0;   // Read: first sector within the page to transfer
+  uint32_t sector_count = 0;    // Read: sectors to transfer (0 = whole page)
+  uint64_t buffer_address = 0;  // data buffer byte address the data comes from / goes to
+  uint8_t priority = 0;         // higher is served first in the die queue (map reads)
+  uint64_t cookie = 0;          // firmware's own identifier, returned in the completion
+  std::vector<PageOob> oob;     // Program: one per page
+};
+
+struct FlashCompletion {
+  uint64_t cookie = 0;
+  FlashOpcode opcode = FlashOpcode::Read;
+  FlashStatus status = FlashStatus::Ok;
+  FlashAddress address;
+  PageOob oob;                  // Read: OOB of the page read
+};
+
+}  // namespace ufs

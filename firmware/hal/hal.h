@@ -1,0 +1,53 @@
+// The hardware abstraction layer: everything the firmware may ask of the hardware.
+// The SystemC platform implements it in tlm/cpu (FirmwareCpu); firmware unit tests
+// implement it with a plain fake. Nothing here blocks: every request that takes
+// time completes later through a FirmwareEvents callback.
+#pragma once
+#include <cstdint>
+#include "hal/flash_types.h"
+#include "hal/host_types.h"
+
+namespace ufs {
+
+class Hal {
+ public:
+  virtual ~Hal() = default;
+
+  // Current time in picoseconds, including the cycles this handler has charged so far.
+  virtual uint64_t now_ps() const = 0;
+  // Account for firmware work: the CPU is busy for this many cycles.
+  virtual void charge_cycles(uint64_t cycles) = 0;
+
+  // Flash demux: queue one operation; FirmwareEvents::on_flash_complete follows.
+  virtual void submit_flash(const FlashOp& op) = 0;
+
+  // Host interface DMA. data_offset is the byte offset within the command's transfer.
+  // READY TO TRANSFER + DATA OUT into the data buffer -> on_data_out_done(tag, token).
+  virtual void request_data_out(uint8_t tag, uint32_t data_offset, uint64_t buffer_address,
+                                uint32_t bytes, uint64_t token) = 0;
+  // DATA IN from the data buffer -> on_data_in_done(tag, token) when it has left the buffer.
+  virtual void send_data_in(uint8_t tag, uint32_t data_offset, uint64_t buffer_address,
+                            uint32_t bytes, uint64_t token) = 0;
+  // RESPONSE UPIU; ends the command.
+  virtual void send_response(const CommandResponse& response) = 0;
+
+  // Copy inside the data buffer (e.g. a read served from the write cache), charged on the bus.
+  virtual void copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) = 0;
+
+  // One-shot timer -> on_timer(cookie).
+  virtual void set_timer(uint64_t delay_ps, uint64_t cookie) = 0;
+};
+
+// What the hardware tells the firmware. The platform calls exactly one of these per
+// event, run to completion, with the CPU charged for what the handler reports.
+class FirmwareEvents {
+ public:
+  virtual ~FirmwareEvents() = default;
+  virtual void on_command(const HostCommand& command) = 0;
+  virtual void on_flash_complete(const FlashCompletion& completion) = 0;
+  virtual void on_data_out_done(uint8_t tag, uint64_t token) = 0;
+  virtual void on_data_in_done(uint8_t tag, uint64_t token) = 0;
+  virtual void on_timer(uint64_t cookie) = 0;
+};
+
+}  // namespace ufs

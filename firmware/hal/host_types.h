@@ -1,0 +1,56 @@
+// Host-side command types as the firmware sees them (decoded from COMMAND UPIUs
+// by the host interface; RESPONSE UPIUs are built from CommandResponse).
+#pragma once
+#include <cstdint>
+#include <array>
+
+namespace ufs {
+
+enum class DataDirection : uint8_t { None, Read, Write };  // Read = device to host (DATA IN)
+
+struct HostCommand {
+  uint8_t tag = 0;            // task tag (slot in the host's queue)
+  uint8_t lun = 0;
+  DataDirection direction = DataDirection::None;
+  uint32_t expected_length = 0;   // bytes the host set aside (UPIU Expected Data Transfer Length)
+  std::array<uint8_t, 16> cdb{};  // SCSI CDB
+};
+
+// SCSI status and fixed-format sense data (SPC-4) in one response.
+struct CommandResponse {
+  uint8_t tag = 0;
+  uint8_t lun = 0;
+  uint8_t status = 0;        // 0x00 GOOD, 0x02 CHECK CONDITION
+  uint8_t sense_key = 0;     // 0x05 ILLEGAL REQUEST, 0x03 MEDIUM ERROR, ...
+  uint8_t asc = 0;
+  uint8_t ascq = 0;
+  uint32_t residual = 0;     // bytes not transferred
+  bool hpb_update_alert = false;             // device-information bit (HPB)
+  std::array<uint8_t, 20> hpb_sense_descriptor{};  // HPB descriptor type 0x80 when alert
+};
+
+namespace scsi_status {
+constexpr uint8_t kGood = 0x00;
+constexpr uint8_t kCheckCondition = 0x02;
+constexpr uint8_t kBusy = 0x08;
+}  // namespace scsi_status
+
+namespace sense_key {
+constexpr uint8_t kNoSense = 0x0;
+constexpr uint8_t kNotReady = 0x2;
+constexpr uint8_t kMediumError = 0x3;
+constexpr uint8_t kHardwareError = 0x4;
+constexpr uint8_t kIllegalRequest = 0x5;
+}  // namespace sense_key
+
+namespace asc {
+constexpr uint8_t kInvalidOpcode = 0x20;       // INVALID COMMAND OPERATION CODE
+constexpr uint8_t kLbaOutOfRange = 0x21;       // LOGICAL BLOCK ADDRESS OUT OF RANGE
+constexpr uint8_t kInvalidFieldInCdb = 0x24;   // INVALID FIELD IN CDB
+constexpr uint8_t kInvalidFieldInParam = 0x26; // INVALID FIELD IN PARAMETER LIST
+constexpr uint8_t kParamListLength = 0x1A;     // PARAMETER LIST LENGTH ERROR
+constexpr uint8_t kUnrecoveredRead = 0x11;
+constexpr uint8_t kWriteError = 0x0C;
+}  // namespace asc
+
+}  // namespace ufs

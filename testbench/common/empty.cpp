@@ -1,0 +1,1 @@
+// Keeps ufs_scoreboard a valid library while its sources are globbed.

@@ -1,0 +1,11 @@
+// SystemC benches: the Catch session runs inside sc_main, so a test case may
+// elaborate a platform and call sc_start. ctest runs each test case in its own
+// process (catch_discover_tests), because the kernel elaborates once per process.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <systemc>
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  return Catch::Session().run(argc, argv);
+}
