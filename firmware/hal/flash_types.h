@@ -17,6 +17,12 @@ struct SectorStamp {
 };
 constexpr uint64_t kNoLba = ~0ull;
 
+// Data buffer address map. Below kByteRegionBase the buffer holds 4 KiB sectors,
+// each represented by one SectorStamp (bus timing still counts 4096 bytes); at and
+// above it the buffer holds raw bytes (parameter lists, descriptors, HPB entries).
+constexpr uint64_t kSectorBytes = 4096;
+constexpr uint64_t kByteRegionBase = 1ull << 40;
+
 // Per-page out-of-band metadata written with a program, scanned by recovery.
 enum class PageKind : uint8_t { Erased = 0, UserData = 1, MapData = 2, Padding = 3 };
 constexpr uint32_t kMaxSectorsPerPage = 8;  // NAND pages up to 32 KiB

@@ -34,6 +34,11 @@ class Hal {
   // Copy inside the data buffer (e.g. a read served from the write cache), charged on the bus.
   virtual void copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) = 0;
 
+  // Small raw-byte accesses to the byte region of the data buffer (kByteRegionBase and
+  // up): parameter lists that arrived by DATA OUT, data to send by DATA IN. Charged on the bus.
+  virtual void read_buffer_bytes(uint64_t address, void* dst, uint32_t bytes) = 0;
+  virtual void write_buffer_bytes(uint64_t address, const void* src, uint32_t bytes) = 0;
+
   // One-shot timer -> on_timer(cookie).
   virtual void set_timer(uint64_t delay_ps, uint64_t cookie) = 0;
 };

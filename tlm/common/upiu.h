@@ -27,6 +27,8 @@ struct Upiu {
   uint32_t data_bytes = 0;    // DataIn / DataOut: bytes in the data segment; RTT: bytes asked for
   // Data segment contents, compressed: one SectorStamp stands for each 4 KiB of data_bytes.
   SectorStamp* stamps = nullptr;
+  // Raw data segment (parameter lists, READ BUFFER data, descriptors) instead of stamps.
+  uint8_t* bytes = nullptr;
 
   // Bytes on the wire before UniPro framing.
   uint32_t wire_bytes() const {
