@@ -39,8 +39,22 @@ class Hal {
   virtual void read_buffer_bytes(uint64_t address, void* dst, uint32_t bytes) = 0;
   virtual void write_buffer_bytes(uint64_t address, const void* src, uint32_t bytes) = 0;
 
+  // Fill sectors of the data buffer with erased/unmapped data (reads of unwritten LBAs).
+  virtual void zero_buffer(uint64_t address, uint32_t bytes) = 0;
+
+  // Firmware accesses to the L2P SRAM (map lookups and updates): charged on the bus.
+  virtual void l2p_sram_access(uint32_t bytes, bool write) = 0;
+
   // One-shot timer -> on_timer(cookie).
   virtual void set_timer(uint64_t delay_ps, uint64_t cookie) = 0;
+};
+
+// Zero-time functional access to the flash array, used only to precondition a
+// device quickly (as if it had been written long before the measured run).
+class FlashBackdoor {
+ public:
+  virtual ~FlashBackdoor() = default;
+  virtual void preload_page(const FlashAddress& address, const SectorStamp* stamps, const PageOob& oob) = 0;
 };
 
 // What the hardware tells the firmware. The platform calls exactly one of these per

@@ -1,0 +1,821 @@
+#include "device_firmware.h"
+#include <algorithm>
+#include <cstring>
+
+namespace ufs {
+
+namespace {
+// Flash operation cookies: kind in the top bits, index below.
+enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4 };
+uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
+OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
+uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
+
+// Host DMA tokens: control data (parameter lists, INQUIRY...) vs write-cache data.
+constexpr uint64_t kControlToken = 1ull << 63;
+uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
+  return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
+}
+constexpr uint8_t kNoTag = 0xFF;
+}  // namespace
+
+DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
+    : hal_(hal),
+      params_(params),
+      geo_(geometry),
+      blocks_(geometry),
+      logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors()) * (1.0 - params.over_provisioning))),
+      map_(logical_blocks_),
+      spp_(geometry.sectors_per_page()),
+      unit_sectors_(params.program_pages * geometry.sectors_per_page()),
+      read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
+      read_area_(read_slots_),
+      segments_(read_slots_),
+      tags_(256),
+      gc_(geometry.dies()) {
+  free_segments_.reserve(segments_.size());
+  for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
+  const uint32_t unit_count = params.write_cache_kib / 4 / unit_sectors_;
+  units_.resize(unit_count);
+  for (uint32_t i = 0; i < unit_count; ++i) {
+    Unit& u = units_[i];
+    u.first_slot = read_slots_ + i * unit_sectors_;
+    u.lbas.assign(unit_sectors_, kNoLba);
+    u.old_ppa.assign(unit_sectors_, L2pMap::kUnmapped);
+    u.fua_tag.assign(unit_sectors_, kNoTag);
+  }
+  for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+}
+
+double DeviceFirmware::write_amplification() const {
+  if (stats_.host_write_blocks == 0) return 0.0;
+  return double(stats_.host_program_sectors + stats_.padding_sectors + stats_.gc_moved_sectors) /
+         double(stats_.host_write_blocks);
+}
+
+bool DeviceFirmware::idle() const {
+  for (const auto& t : tags_) if (t.kind != TagKind::Idle) return false;
+  for (const auto& u : units_) if (u.state == UnitState::Programming || u.state == UnitState::Sealed) return false;
+  for (const auto& g : gc_) if (g.active) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------- commands
+
+void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
+  ++stats_.check_conditions;
+  hal_.charge_cycles(params_.cycles_response);
+  CommandResponse r;
+  r.tag = c.tag;
+  r.lun = c.lun;
+  r.status = scsi_status::kCheckCondition;
+  r.sense_key = key;
+  r.asc = asc_code;
+  r.residual = c.expected_length;
+  tags_[c.tag].kind = TagKind::Idle;
+  hal_.send_response(r);
+}
+
+void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
+  hal_.charge_cycles(params_.cycles_response);
+  CommandResponse r;
+  r.tag = tag;
+  r.lun = lun;
+  r.status = scsi_status::kGood;
+  tags_[tag].kind = TagKind::Idle;
+  hal_.send_response(r);
+}
+
+void DeviceFirmware::send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc) {
+  const uint32_t n = std::min({len, alloc, c.expected_length});
+  TagState& t = tags_[c.tag];
+  t.kind = TagKind::Control;
+  t.lun = c.lun;
+  if (n == 0) { respond_good(c.tag, c.lun); return; }
+  hal_.write_buffer_bytes(control_address(c.tag), data, n);
+  hal_.charge_cycles(params_.cycles_transfer_setup);
+  hal_.send_data_in(c.tag, 0, control_address(c.tag), n, kControlToken);
+}
+
+void DeviceFirmware::on_command(const HostCommand& c) {
+  ++stats_.commands;
+  hal_.charge_cycles(params_.cycles_command_decode);
+  if (tags_[c.tag].kind != TagKind::Idle) {  // overlapped tag: the host broke the protocol
+    CommandResponse r;
+    r.tag = c.tag; r.lun = c.lun; r.status = scsi_status::kCheckCondition;
+    r.sense_key = sense_key::kIllegalRequest; r.asc = asc::kInvalidFieldInCdb;
+    ++stats_.check_conditions;
+    hal_.send_response(r);
+    return;
+  }
+  const ScsiCommand s = decode_cdb(c.cdb);
+  if (s.invalid_asc) { fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
+  switch (s.op) {
+    case ScsiOp::TestUnitReady:
+      respond_good(c.tag, c.lun);
+      return;
+    case ScsiOp::RequestSense: {
+      uint8_t sense[18] = {0x70, 0, sense_key::kNoSense, 0, 0, 0, 0, 10};
+      send_control_data(c, sense, sizeof sense, s.allocation_length);
+      return;
+    }
+    case ScsiOp::Inquiry: {
+      uint8_t d[36] = {};
+      if (s.evpd) {
+        if (s.page_code != 0x00) { fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb); return; }
+        const uint8_t pages[] = {0x00, 0x00, 0x00, 1, 0x00};  // supported VPD pages: only page 0
+        send_control_data(c, pages, sizeof pages, s.allocation_length);
+        return;
+      }
+      d[0] = 0x00;   // direct-access block device
+      d[2] = 0x06;   // SPC-4
+      d[3] = 0x02;   // response data format
+      d[4] = 31;     // additional length
+      d[7] = 0x02;   // CMDQUE
+      std::memcpy(d + 8, "UFSTLM  ", 8);
+      std::memcpy(d + 16, "ufs-tlm device  ", 16);
+      std::memcpy(d + 32, "0100", 4);
+      send_control_data(c, d, sizeof d, s.allocation_length);
+      return;
+    }
+    case ScsiOp::ReadCapacity10: {
+      uint8_t d[8];
+      const uint64_t last = logical_blocks_ - 1;
+      put_be32(d, last > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(last));
+      put_be32(d + 4, uint32_t(kSectorBytes));
+      send_control_data(c, d, sizeof d, 8);
+      return;
+    }
+    case ScsiOp::ReadCapacity16: {
+      uint8_t d[32] = {};
+      put_be64(d, logical_blocks_ - 1);
+      put_be32(d + 8, uint32_t(kSectorBytes));
+      send_control_data(c, d, sizeof d, s.allocation_length);
+      return;
+    }
+    case ScsiOp::Read:
+    case ScsiOp::Write:
+      if (s.blocks == 0 || s.blocks > params_.max_transfer_blocks) {
+        fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
+        return;
+      }
+      if (s.lba >= logical_blocks_ || s.blocks > logical_blocks_ - s.lba) {
+        fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+        return;
+      }
+      if (c.expected_length < uint64_t(s.blocks) * kSectorBytes) {
+        fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
+        return;
+      }
+      if (s.op == ScsiOp::Read) start_read(c, s); else start_write(c, s);
+      return;
+    case ScsiOp::SynchronizeCache:
+      if (s.lba >= logical_blocks_ || (s.blocks && s.blocks > logical_blocks_ - s.lba)) {
+        fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+        return;
+      }
+      start_sync(c);
+      return;
+    case ScsiOp::Unmap:
+      start_unmap(c, s);
+      return;
+    case ScsiOp::Unsupported:
+      break;
+  }
+  fail(c, sense_key::kIllegalRequest, asc::kInvalidOpcode);
+}
+
+// ---------------------------------------------------------------- reads
+
+void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s) {
+  TagState& t = tags_[c.tag];
+  t = TagState{};
+  t.kind = TagKind::Read;
+  t.lun = c.lun;
+  t.lba = s.lba;
+  t.blocks = s.blocks;
+  stats_.host_read_blocks += s.blocks;
+  stage_read_segments(c.tag);
+}
+
+void DeviceFirmware::stage_read_segments(uint8_t tag) {
+  TagState& t = tags_[tag];
+  // Two segments in flight per command keep NAND and link busy on long reads.
+  while (t.staged < t.blocks && t.segments < 2) {
+    const uint32_t n = std::min(params_.read_segment_blocks, t.blocks - t.staged);
+    const int64_t slot = free_segments_.empty() ? -1 : read_area_.allocate(n);
+    if (slot < 0) {
+      if (!t.waiting) { t.waiting = true; read_waiters_.push_back(tag); }
+      return;
+    }
+    const uint32_t seg = free_segments_.back();
+    free_segments_.pop_back();
+    ReadSegment& g = segments_[seg];
+    g = ReadSegment{};
+    g.busy = true;
+    g.tag = tag;
+    g.first_block = t.staged;
+    g.blocks = n;
+    g.slot = static_cast<uint32_t>(slot);
+    t.staged += n;
+    ++t.segments;
+    t.segment_ids[t.segment_ids[0] == kNone ? 0 : 1] = seg;
+
+    // Look every block up; merge consecutive sectors of one physical page into one read.
+    FlashOp op;
+    bool open = false;
+    uint32_t prev_ppa = 0;
+    hal_.l2p_sram_access(4 * n, false);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t lba = t.lba + g.first_block + i;
+      hal_.charge_cycles(params_.cycles_map_lookup);
+      const uint32_t e = map_.get(lba);
+      const uint64_t dst = slot_address(g.slot + i);
+      if (e == L2pMap::kUnmapped) {
+        ++stats_.read_unmapped;
+        hal_.zero_buffer(dst, uint32_t(kSectorBytes));
+        continue;
+      }
+      if (L2pMap::is_cached(e)) {
+        ++stats_.read_cache_hits;
+        hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
+        continue;
+      }
+      if (open && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 &&
+          op.buffer_address + uint64_t(op.sector_count) * kSectorBytes == dst) {
+        ++op.sector_count;
+        prev_ppa = e;
+        continue;
+      }
+      if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
+      op = FlashOp{};
+      op.opcode = FlashOpcode::Read;
+      op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
+      op.sector_offset = blocks_.sector_of(e);
+      op.sector_count = 1;
+      op.buffer_address = dst;
+      op.cookie = cookie(OpKind::ReadSegment, seg);
+      open = true;
+      prev_ppa = e;
+    }
+    if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
+    stats_.flash_reads += g.pending_reads;
+    if (g.pending_reads == 0) segment_ready(seg);
+  }
+}
+
+void DeviceFirmware::segment_ready(uint32_t seg) {
+  segments_[seg].ready = true;
+  send_ready_segments(segments_[seg].tag);
+}
+
+// DATA IN leaves in offset order: a segment goes only when it is the next one.
+void DeviceFirmware::send_ready_segments(uint8_t tag) {
+  TagState& t = tags_[tag];
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (uint32_t i : t.segment_ids) {
+      if (i == kNone) continue;
+      ReadSegment& g = segments_[i];
+      if (!g.ready || g.sent || g.first_block != t.next_send) continue;
+      g.sent = true;
+      t.next_send += g.blocks;
+      hal_.charge_cycles(params_.cycles_transfer_setup);
+      hal_.send_data_in(tag, g.first_block * uint32_t(kSectorBytes), slot_address(g.slot),
+                        g.blocks * uint32_t(kSectorBytes), i);
+      progress = true;
+    }
+  }
+}
+
+void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
+  hal_.charge_cycles(params_.cycles_transfer_done);
+  TagState& t = tags_[tag];
+  if (token & kControlToken) { respond_good(tag, t.lun); return; }
+  ReadSegment& g = segments_[token];
+  read_area_.release(g.slot, g.blocks);
+  g.busy = false;
+  free_segments_.push_back(static_cast<uint32_t>(token));
+  --t.segments;
+  for (uint32_t& id : t.segment_ids) if (id == token) id = kNone;
+  t.done += g.blocks;
+  if (t.done == t.blocks) respond_good(tag, t.lun);
+  else stage_read_segments(tag);
+  retry_waiters();
+}
+
+// ---------------------------------------------------------------- writes
+
+void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
+  TagState& t = tags_[c.tag];
+  t = TagState{};
+  t.kind = TagKind::Write;
+  t.lun = c.lun;
+  t.lba = s.lba;
+  t.blocks = s.blocks;
+  t.fua = s.fua;
+  t.nondurable = s.fua ? s.blocks : 0;
+  stats_.host_write_blocks += s.blocks;
+  request_write_data(c.tag);
+}
+
+// Give the command's next blocks slots in the filling host unit and ask the host for them.
+void DeviceFirmware::request_write_data(uint8_t tag) {
+  TagState& t = tags_[tag];
+  while (t.staged < t.blocks) {
+    if (host_unit_ == kNone) {
+      host_unit_ = allocate_unit(WriteStream::Host, false);
+      if (host_unit_ == kNone) {
+        if (!t.waiting) { t.waiting = true; write_waiters_.push_back(tag); }
+        return;
+      }
+    }
+    Unit& u = units_[host_unit_];
+    const uint32_t n = std::min(unit_sectors_ - u.assigned, t.blocks - t.staged);
+    const uint32_t pos = u.assigned;
+    for (uint32_t i = 0; i < n; ++i) {
+      u.lbas[pos + i] = t.lba + t.staged + i;
+      u.fua_tag[pos + i] = t.fua ? tag : kNoTag;
+    }
+    u.assigned += n;
+    hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
+    hal_.request_data_out(tag, t.staged * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
+                          n * uint32_t(kSectorBytes), write_token(host_unit_, pos, n));
+    t.staged += n;
+    if (u.assigned == unit_sectors_) {
+      const uint32_t full = host_unit_;
+      host_unit_ = kNone;
+      seal_unit(full);
+    }
+  }
+}
+
+void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
+  hal_.charge_cycles(params_.cycles_transfer_done);
+  TagState& t = tags_[tag];
+  if (token & kControlToken) { finish_unmap(tag); return; }
+  const uint32_t unit = uint32_t(token & 0xFFFFF);
+  const uint32_t pos = uint32_t((token >> 20) & 0xFFFFF);
+  const uint32_t count = uint32_t(token >> 40);
+  write_data_arrived(unit, pos, count);
+  t.done += count;
+  if (t.done < t.blocks) return;
+  if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
+  // FUA: the data must reach NAND before the response; close the unit holding its tail.
+  if (host_unit_ != kNone) {
+    const Unit& u = units_[host_unit_];
+    if (std::find(u.fua_tag.begin(), u.fua_tag.begin() + u.assigned, tag) != u.fua_tag.begin() + u.assigned) {
+      const uint32_t tail = host_unit_;
+      host_unit_ = kNone;
+      seal_unit(tail);
+    }
+  }
+}
+
+// Data is in the cache: point the map at it (the old copy on NAND becomes invalid).
+void DeviceFirmware::write_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) {
+  Unit& u = units_[unit];
+  hal_.l2p_sram_access(4 * count, true);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t lba = u.lbas[pos + i];
+    hal_.charge_cycles(params_.cycles_map_update);
+    invalidate_old(map_.get(lba));
+    map_.set(lba, L2pMap::cached(u.first_slot + pos + i));
+  }
+  u.arrived += count;
+  try_program_unit(unit);
+}
+
+void DeviceFirmware::invalidate_old(uint32_t e) {
+  if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
+  blocks_.mark_invalid(e);
+  const uint32_t block = blocks_.block_of(e);
+  if (blocks_.info(block).state == BlockState::Victim) maybe_erase_victim(blocks_.die_of_block(block));
+}
+
+void DeviceFirmware::start_sync(const HostCommand& c) {
+  ++stats_.flushes;
+  TagState& t = tags_[c.tag];
+  t = TagState{};
+  t.kind = TagKind::Sync;
+  t.lun = c.lun;
+  if (host_unit_ != kNone) {
+    const uint32_t u = host_unit_;
+    host_unit_ = kNone;
+    seal_unit(u);
+  }
+  // Wait for every host unit holding data: sealed (data still arriving or no die yet) or programming.
+  for (uint32_t i = 0; i < units_.size(); ++i) {
+    Unit& u = units_[i];
+    if (u.stream == WriteStream::Host && (u.state == UnitState::Sealed || u.state == UnitState::Programming)) {
+      u.sync_tags.push_back(c.tag);
+      ++t.sync_pending;
+    }
+  }
+  if (t.sync_pending == 0) respond_good(c.tag, c.lun);
+}
+
+void DeviceFirmware::start_unmap(const HostCommand& c, const ScsiCommand& s) {
+  TagState& t = tags_[c.tag];
+  t = TagState{};
+  t.lun = c.lun;
+  if (s.parameter_length == 0) { respond_good(c.tag, c.lun); return; }
+  if (s.parameter_length < 8 || s.parameter_length > 4096 || c.expected_length < s.parameter_length) {
+    fail(c, sense_key::kIllegalRequest, asc::kParamListLength);
+    return;
+  }
+  t.kind = TagKind::Unmap;
+  t.control_bytes = s.parameter_length;
+  hal_.charge_cycles(params_.cycles_transfer_setup);
+  hal_.request_data_out(c.tag, 0, control_address(c.tag), s.parameter_length, kControlToken);
+}
+
+void DeviceFirmware::finish_unmap(uint8_t tag) {
+  TagState& t = tags_[tag];
+  uint8_t list[4096];
+  hal_.read_buffer_bytes(control_address(tag), list, t.control_bytes);
+  HostCommand c;
+  c.tag = tag;
+  c.lun = t.lun;
+  const uint32_t desc_len = get_be16(list + 2);
+  if (desc_len % 16 != 0 || 8 + desc_len > t.control_bytes) {
+    fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInParam);
+    return;
+  }
+  // Check every descriptor before changing anything: a bad one rejects the whole command.
+  for (uint32_t off = 8; off < 8 + desc_len; off += 16) {
+    const uint64_t lba = get_be64(list + off);
+    const uint32_t n = get_be32(list + off + 8);
+    if (lba >= logical_blocks_ || n > logical_blocks_ - lba) {
+      fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+      return;
+    }
+  }
+  for (uint32_t off = 8; off < 8 + desc_len; off += 16) {
+    const uint64_t lba = get_be64(list + off);
+    const uint32_t n = get_be32(list + off + 8);
+    hal_.l2p_sram_access(4 * n, true);
+    for (uint32_t i = 0; i < n; ++i) {
+      hal_.charge_cycles(params_.cycles_map_update);
+      const uint32_t e = map_.get(lba + i);
+      if (e == L2pMap::kUnmapped) continue;
+      invalidate_old(e);
+      map_.set(lba + i, L2pMap::kUnmapped);
+      ++stats_.unmapped_blocks;
+    }
+  }
+  respond_good(tag, t.lun);
+}
+
+void DeviceFirmware::retry_waiters() {
+  for (size_t n = read_waiters_.size(); n > 0 && !read_waiters_.empty(); --n) {
+    const uint8_t tag = read_waiters_.front();
+    read_waiters_.pop_front();
+    tags_[tag].waiting = false;
+    stage_read_segments(tag);
+    if (tags_[tag].waiting) break;  // still no room: keep FIFO order
+  }
+  for (size_t n = write_waiters_.size(); n > 0 && !write_waiters_.empty(); --n) {
+    const uint8_t tag = write_waiters_.front();
+    write_waiters_.pop_front();
+    tags_[tag].waiting = false;
+    request_write_data(tag);
+    if (tags_[tag].waiting) break;
+  }
+}
+
+// ---------------------------------------------------------------- units
+
+uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve) {
+  // Host data may not take the last units: GC must always find one to make progress.
+  const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
+  if (free_units_.size() <= reserve) return kNone;
+  const uint32_t i = free_units_.back();
+  free_units_.pop_back();
+  Unit& u = units_[i];
+  u.state = UnitState::Filling;
+  u.stream = stream;
+  u.assigned = 0;
+  u.arrived = 0;
+  u.pending_reads = 0;
+  u.block = BlockManager::kNoBlock;
+  std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
+  std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
+  u.sync_tags.clear();
+  return i;
+}
+
+void DeviceFirmware::seal_unit(uint32_t unit) {
+  Unit& u = units_[unit];
+  u.state = UnitState::Sealed;
+  if (u.assigned < unit_sectors_) {
+    hal_.zero_buffer(slot_address(u.first_slot + u.assigned), (unit_sectors_ - u.assigned) * uint32_t(kSectorBytes));
+    stats_.padding_sectors += unit_sectors_ - u.assigned;
+  }
+  try_program_unit(unit);
+}
+
+void DeviceFirmware::try_program_unit(uint32_t unit) {
+  Unit& u = units_[unit];
+  if (u.state != UnitState::Sealed || u.arrived < u.assigned || u.pending_reads) return;
+  if (!place_unit(u)) { program_waiters_.push_back(unit); return; }
+  u.state = UnitState::Programming;
+  FlashOp op;
+  op.opcode = FlashOpcode::Program;
+  op.address = blocks_.address_of(u.block, u.page);
+  op.page_count = params_.program_pages;
+  op.buffer_address = slot_address(u.first_slot);
+  op.cookie = cookie(OpKind::UnitProgram, unit);
+  op.oob.resize(params_.program_pages);
+  const uint64_t seq = ++program_sequence_;
+  for (uint32_t p = 0; p < params_.program_pages; ++p) {
+    PageOob& o = op.oob[p];
+    o.kind = PageKind::UserData;
+    o.sequence = seq;
+    for (uint32_t s = 0; s < spp_; ++s) {
+      const uint64_t lba = u.lbas[p * spp_ + s];
+      o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
+    }
+  }
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+}
+
+// Choose where the unit goes: GC units on their own die, host units striped round robin.
+bool DeviceFirmware::place_unit(Unit& u) {
+  const uint32_t dies = geo_.dies();
+  const uint32_t pages = geo_.pages_per_block;
+  for (uint32_t k = 0; k < dies; ++k) {
+    const uint32_t die = u.stream == WriteStream::Gc ? u.die : (next_die_ + k) % dies;
+    uint32_t& open = blocks_.open_block(die, u.stream);
+    if (open == BlockManager::kNoBlock) {
+      // Host data leaves each die one free block so its GC can always move data.
+      if (u.stream == WriteStream::Host && blocks_.free_blocks(die) <= 1) { gc_check(die); continue; }
+      open = blocks_.take_free_block(die);
+      if (open == BlockManager::kNoBlock) { if (u.stream == WriteStream::Gc) return false; continue; }
+      gc_check(die);
+    }
+    BlockInfo& b = blocks_.info(open);
+    u.block = open;
+    u.page = b.next_page;
+    u.die = die;
+    b.next_page += params_.program_pages;
+    ++b.programs_in_flight;
+    b.last_write_ps = hal_.now_ps();
+    if (b.next_page >= pages) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
+    if (u.stream == WriteStream::Host) next_die_ = (die + 1) % dies;
+    return true;
+  }
+  return false;
+}
+
+void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
+  hal_.charge_cycles(params_.cycles_flash_complete);
+  const uint64_t index = index_of(c.cookie);
+  switch (kind_of(c.cookie)) {
+    case OpKind::ReadSegment: {
+      ReadSegment& g = segments_[index];
+      if (--g.pending_reads == 0) segment_ready(static_cast<uint32_t>(index));
+      return;
+    }
+    case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
+    case OpKind::GcRead: gc_read_done(static_cast<uint32_t>(index), c); return;
+    case OpKind::Erase: erase_done(static_cast<uint32_t>(index), c.status); return;
+  }
+}
+
+void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
+  Unit& u = units_[unit];
+  BlockInfo& b = blocks_.info(u.block);
+  --b.programs_in_flight;
+  if (status != FlashStatus::Ok) {
+    // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
+    ++stats_.program_failures;
+    uint32_t& open = blocks_.open_block(u.die, u.stream);
+    if (open == u.block) open = BlockManager::kNoBlock;
+    b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
+    b.retire_after_gc = true;
+    u.state = UnitState::Sealed;
+    u.block = BlockManager::kNoBlock;
+    try_program_unit(unit);
+    gc_check(u.die);
+    return;
+  }
+  hal_.l2p_sram_access(4 * unit_sectors_, true);
+  for (uint32_t s = 0; s < unit_sectors_; ++s) {
+    const uint64_t lba = u.lbas[s];
+    if (lba == kNoLba) continue;
+    const uint32_t ppa = blocks_.ppa(u.block, u.page + s / spp_, s % spp_);
+    const uint32_t e = map_.get(lba);
+    if (u.stream == WriteStream::Host) {
+      ++stats_.host_program_sectors;
+      if (e == L2pMap::cached(u.first_slot + s)) {
+        hal_.charge_cycles(params_.cycles_map_update);
+        map_.set(lba, ppa);
+        blocks_.mark_valid(ppa);
+      }
+      const uint8_t fua = u.fua_tag[s];
+      if (fua != kNoTag && tags_[fua].kind == TagKind::Write && tags_[fua].nondurable) {
+        TagState& t = tags_[fua];
+        if (--t.nondurable == 0 && t.done == t.blocks) respond_good(fua, t.lun);
+      }
+    } else {
+      ++stats_.gc_moved_sectors;
+      hal_.charge_cycles(params_.cycles_gc_per_sector);
+      if (e == u.old_ppa[s]) {  // still the live copy: the host did not overwrite it meanwhile
+        map_.set(lba, ppa);
+        blocks_.mark_valid(ppa);
+        blocks_.mark_invalid(e);
+      }
+    }
+  }
+  for (uint8_t tag : u.sync_tags) {
+    TagState& t = tags_[tag];
+    if (t.kind == TagKind::Sync && --t.sync_pending == 0) respond_good(tag, t.lun);
+  }
+  const uint32_t die = u.die;
+  const bool gc_unit = u.stream == WriteStream::Gc;
+  release_unit(unit);
+  if (gc_unit) maybe_erase_victim(die);
+}
+
+void DeviceFirmware::release_unit(uint32_t unit) {
+  units_[unit].state = UnitState::Free;
+  free_units_.push_back(unit);
+  // A freed unit may unblock GC first (it frees blocks), then host writes.
+  if (!gc_unit_waiters_.empty()) {
+    std::vector<uint32_t> dies;
+    dies.swap(gc_unit_waiters_);
+    for (uint32_t d : dies) gc_fill(d);
+  }
+  retry_waiters();
+}
+
+// ---------------------------------------------------------------- garbage collection
+
+void DeviceFirmware::gc_check(uint32_t die) {
+  GcState& g = gc_[die];
+  if (preconditioning_ || g.active || blocks_.free_blocks(die) >= params_.gc_start_free_blocks) return;
+  const uint32_t victim = blocks_.pick_victim(die, params_.gc_victim == "cost-benefit", hal_.now_ps());
+  if (victim == BlockManager::kNoBlock) return;
+  ++stats_.gc_victims;
+  g = GcState{};
+  g.active = true;
+  g.victim = victim;
+  blocks_.info(victim).state = BlockState::Victim;
+  gc_fill(die);
+}
+
+// Read the victim's valid sectors into GC units (one unit at a time per die).
+void DeviceFirmware::gc_fill(uint32_t die) {
+  GcState& g = gc_[die];
+  if (!g.active || g.scanned) return;
+  const uint32_t spb = blocks_.sectors_per_block();
+  const uint32_t base = g.victim * spb;
+  while (g.cursor < spb) {
+    if (g.unit == kNone) {
+      g.unit = allocate_unit(WriteStream::Gc, true);
+      if (g.unit == kNone) {
+        if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
+          gc_unit_waiters_.push_back(die);
+        return;
+      }
+      units_[g.unit].die = die;
+    }
+    Unit& u = units_[g.unit];
+    // Next run of valid sectors within one page.
+    while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
+    if (g.cursor >= spb) break;
+    const uint32_t start = g.cursor;
+    uint32_t n = 0;
+    while (g.cursor < spb && n < unit_sectors_ - u.assigned && blocks_.is_valid(base + g.cursor) &&
+           (n == 0 || g.cursor % spp_ != 0)) {
+      ++n;
+      ++g.cursor;
+    }
+    uint32_t gr;
+    if (free_gc_reads_.empty()) { gr = static_cast<uint32_t>(gc_reads_.size()); gc_reads_.emplace_back(); }
+    else { gr = free_gc_reads_.back(); free_gc_reads_.pop_back(); }
+    gc_reads_[gr] = GcRead{g.unit, u.assigned, n, die};
+    for (uint32_t i = 0; i < n; ++i) u.old_ppa[u.assigned + i] = base + start + i;
+    FlashOp op;
+    op.opcode = FlashOpcode::Read;
+    op.address = blocks_.address_of(g.victim, start / spp_);
+    op.sector_offset = start % spp_;
+    op.sector_count = n;
+    op.buffer_address = slot_address(u.first_slot + u.assigned);
+    op.cookie = cookie(OpKind::GcRead, gr);
+    u.assigned += n;
+    ++u.pending_reads;
+    ++g.reads_in_flight;
+    ++stats_.gc_reads;
+    hal_.charge_cycles(params_.cycles_flash_submit);
+    hal_.submit_flash(op);
+    if (u.assigned == unit_sectors_) {
+      const uint32_t full = g.unit;
+      g.unit = kNone;
+      seal_unit(full);
+    }
+  }
+  g.scanned = true;
+  if (g.unit != kNone) {
+    const uint32_t last = g.unit;
+    g.unit = kNone;
+    if (units_[last].assigned == 0) release_unit(last);
+    else seal_unit(last);
+  }
+  maybe_erase_victim(die);
+}
+
+void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
+  const GcRead r = gc_reads_[index];
+  free_gc_reads_.push_back(index);
+  Unit& u = units_[r.unit];
+  // The OOB names each sector's LBA: that is what GC programs with the moved data.
+  for (uint32_t i = 0; i < r.count; ++i) {
+    const uint32_t lba = c.oob.lba[u.old_ppa[r.pos + i] % spp_];
+    u.lbas[r.pos + i] = lba == kNoOobLba ? kNoLba : lba;
+  }
+  u.arrived += r.count;
+  --u.pending_reads;
+  --gc_[r.die].reads_in_flight;
+  try_program_unit(r.unit);
+}
+
+void DeviceFirmware::maybe_erase_victim(uint32_t die) {
+  GcState& g = gc_[die];
+  if (!g.active || !g.scanned || g.erasing || g.reads_in_flight) return;
+  BlockInfo& b = blocks_.info(g.victim);
+  if (b.valid != 0) return;
+  g.erasing = true;
+  FlashOp op;
+  op.opcode = FlashOpcode::Erase;
+  op.address = blocks_.address_of(g.victim, 0);
+  op.cookie = cookie(OpKind::Erase, g.victim);
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+}
+
+void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
+  const uint32_t die = blocks_.die_of_block(block);
+  BlockInfo& b = blocks_.info(block);
+  if (status != FlashStatus::Ok || b.retire_after_gc) {
+    if (status != FlashStatus::Ok) ++stats_.erase_failures;
+    blocks_.retire_block(block);
+  } else {
+    ++stats_.erases;
+    blocks_.return_erased_block(block);
+  }
+  gc_[die] = GcState{};
+  // Space came back: units waiting for a die go first, then maybe more GC.
+  for (size_t n = program_waiters_.size(); n > 0; --n) {
+    const uint32_t unit = program_waiters_.front();
+    program_waiters_.pop_front();
+    try_program_unit(unit);
+  }
+  gc_check(die);
+}
+
+void DeviceFirmware::on_timer(uint64_t) {}
+
+// ---------------------------------------------------------------- preconditioning
+
+void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
+  std::vector<SectorStamp> stamps(spp_);
+  preconditioning_ = true;
+  uint64_t lba = first_lba;
+  const uint64_t end = std::min(first_lba + count, logical_blocks_);
+  while (lba < end) {
+    // One program unit per die in turn, exactly as the write path stripes.
+    Unit scratch;
+    scratch.stream = WriteStream::Host;
+    if (!place_unit(scratch)) break;  // device full
+    BlockInfo& b = blocks_.info(scratch.block);
+    --b.programs_in_flight;
+    b.last_write_ps = 0;
+    const uint64_t seq = ++program_sequence_;
+    for (uint32_t p = 0; p < params_.program_pages; ++p) {
+      PageOob oob;
+      oob.kind = PageKind::UserData;
+      oob.sequence = seq;
+      for (uint32_t s = 0; s < spp_; ++s) {
+        if (lba < end) {
+          invalidate_old(map_.get(lba));
+          const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page + p, s);
+          map_.set(lba, ppa);
+          blocks_.mark_valid(ppa);
+          stamps[s] = SectorStamp{lba, 0};
+          oob.lba[s] = uint32_t(lba);
+          ++lba;
+        } else {
+          stamps[s] = SectorStamp{};
+        }
+      }
+      backdoor.preload_page(blocks_.address_of(scratch.block, scratch.page + p), stamps.data(), oob);
+    }
+  }
+  preconditioning_ = false;
+}
+
+}  // namespace ufs

@@ -1,0 +1,194 @@
+// The device firmware: SCSI command handling and a page-mapped FTL with a write
+// cache in the data buffer, writes striped across dies in program units, and
+// greedy / cost-benefit garbage collection per die. Event-driven and
+// run-to-completion: every handler charges its CPU cycles through the HAL and
+// returns; nothing blocks.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+#include "firmware_params.h"
+#include "ftl/block_manager.h"
+#include "ftl/l2p_map.h"
+#include "ftl/slot_allocator.h"
+#include "hal/hal.h"
+#include "scsi/scsi_command.h"
+
+namespace ufs {
+
+struct FirmwareStats {
+  uint64_t commands = 0;
+  uint64_t check_conditions = 0;
+  uint64_t host_read_blocks = 0;
+  uint64_t host_write_blocks = 0;
+  uint64_t read_cache_hits = 0;        // blocks served from the write cache
+  uint64_t read_unmapped = 0;          // blocks never written (zeros)
+  uint64_t flash_reads = 0;            // host data page reads
+  uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
+  uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
+  uint64_t gc_victims = 0;
+  uint64_t gc_moved_sectors = 0;
+  uint64_t gc_reads = 0;
+  uint64_t erases = 0;
+  uint64_t program_failures = 0;
+  uint64_t erase_failures = 0;
+  uint64_t unmapped_blocks = 0;
+  uint64_t flushes = 0;
+};
+
+class DeviceFirmware : public FirmwareEvents {
+ public:
+  DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
+
+  // FirmwareEvents
+  void on_command(const HostCommand& command) override;
+  void on_flash_complete(const FlashCompletion& completion) override;
+  void on_data_out_done(uint8_t tag, uint64_t token) override;
+  void on_data_in_done(uint8_t tag, uint64_t token) override;
+  void on_timer(uint64_t cookie) override;
+
+  // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
+  // (stamps carry version 0), through the backdoor. Call before the simulation starts.
+  void precondition(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor);
+
+  uint64_t logical_blocks() const { return logical_blocks_; }
+  const FirmwareStats& stats() const { return stats_; }
+  const BlockManager& blocks() const { return blocks_; }
+  const L2pMap& map() const { return map_; }
+  // (NAND sectors programmed) / (host sectors written): write amplification.
+  double write_amplification() const;
+  bool idle() const;  // nothing queued or in flight (for tests)
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+
+  // ---- buffer layout: [read area slots][write cache units], 4 KiB slots
+  uint64_t slot_address(uint32_t slot) const { return uint64_t(slot) * kSectorBytes; }
+  uint64_t control_address(uint8_t tag) const { return kByteRegionBase + uint64_t(tag) * 4096; }
+
+  // ---- per-tag command state
+  enum class TagKind : uint8_t { Idle, Read, Write, Control, Unmap, Sync };
+  struct ReadSegment {
+    bool busy = false;
+    uint8_t tag = 0;
+    uint32_t first_block = 0;  // offset within the command, in blocks
+    uint32_t blocks = 0;
+    uint32_t slot = 0;
+    uint32_t pending_reads = 0;
+    bool ready = false;        // all data in the buffer
+    bool sent = false;         // DATA IN issued
+  };
+  struct TagState {
+    TagKind kind = TagKind::Idle;
+    uint8_t lun = 0;
+    uint64_t lba = 0;
+    uint32_t blocks = 0;
+    uint32_t staged = 0;       // Read: blocks assigned to segments; Write: blocks requested
+    uint32_t done = 0;         // Read: blocks sent; Write: blocks arrived
+    uint32_t segments = 0;     // Read: segments in flight
+    uint32_t segment_ids[2] = {~0u, ~0u};  // Read: those segments
+    uint32_t next_send = 0;    // Read: block offset the next DATA IN must start at
+    bool fua = false;
+    uint32_t nondurable = 0;   // Write with FUA: sectors not yet programmed
+    uint32_t sync_pending = 0; // Sync: units still to program
+    uint32_t control_bytes = 0;
+    bool waiting = false;      // queued for buffer space
+  };
+
+  // ---- program units: unit_sectors_ slots programmed together on one die
+  enum class UnitState : uint8_t { Free, Filling, Sealed, Programming };
+  struct Unit {
+    UnitState state = UnitState::Free;
+    WriteStream stream = WriteStream::Host;
+    uint32_t die = 0;            // GC units stay on their die
+    uint32_t first_slot = 0;
+    uint32_t assigned = 0;       // slots given to data (the rest is padding once sealed)
+    uint32_t arrived = 0;        // slots whose data is in the buffer
+    uint32_t pending_reads = 0;  // GC reads still coming
+    uint32_t block = BlockManager::kNoBlock;
+    uint32_t page = 0;
+    std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
+    std::vector<uint32_t> old_ppa;   // GC: source PPA per slot
+    std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
+    std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
+  };
+
+  struct GcState {
+    bool active = false;
+    uint32_t victim = BlockManager::kNoBlock;
+    uint32_t cursor = 0;         // next sector offset in the victim to examine
+    bool scanned = false;
+    uint32_t unit = kNone;       // GC unit being filled
+    uint32_t reads_in_flight = 0;
+    bool erasing = false;
+  };
+  struct GcRead {
+    uint32_t unit = 0;
+    uint32_t pos = 0;
+    uint32_t count = 0;
+    uint32_t die = 0;
+  };
+
+  // command handling
+  void fail(const HostCommand& c, uint8_t key, uint8_t asc_code);
+  void respond_good(uint8_t tag, uint8_t lun);
+  void send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc);
+  void start_read(const HostCommand& c, const ScsiCommand& s);
+  void stage_read_segments(uint8_t tag);
+  void segment_ready(uint32_t seg);
+  void send_ready_segments(uint8_t tag);
+  void start_write(const HostCommand& c, const ScsiCommand& s);
+  void request_write_data(uint8_t tag);
+  void write_data_arrived(uint32_t unit, uint32_t pos, uint32_t count);
+  void start_sync(const HostCommand& c);
+  void start_unmap(const HostCommand& c, const ScsiCommand& s);
+  void finish_unmap(uint8_t tag);
+  void retry_waiters();
+
+  // units and programming
+  uint32_t allocate_unit(WriteStream stream, bool may_use_reserve);
+  void seal_unit(uint32_t unit);
+  void try_program_unit(uint32_t unit);
+  bool place_unit(Unit& u);
+  void unit_programmed(uint32_t unit, FlashStatus status);
+  void release_unit(uint32_t unit);
+  void invalidate_old(uint32_t entry);
+
+  // garbage collection
+  void gc_check(uint32_t die);
+  void gc_fill(uint32_t die);
+  void gc_read_done(uint32_t index, const FlashCompletion& c);
+  void maybe_erase_victim(uint32_t die);
+  void erase_done(uint32_t block, FlashStatus status);
+
+  Hal& hal_;
+  FirmwareParams params_;
+  FlashGeometry geo_;
+  BlockManager blocks_;
+  uint64_t logical_blocks_;
+  L2pMap map_;
+  uint32_t spp_;
+  uint32_t unit_sectors_;
+  uint32_t read_slots_;
+  SlotAllocator read_area_;
+  std::vector<ReadSegment> segments_;
+  std::vector<uint32_t> free_segments_;
+  std::vector<TagState> tags_;
+  std::vector<Unit> units_;
+  std::vector<uint32_t> free_units_;
+  uint32_t host_unit_ = kNone;       // host unit being filled
+  uint32_t next_die_ = 0;            // striping pointer
+  std::deque<uint8_t> read_waiters_; // reads waiting for buffer space
+  std::deque<uint8_t> write_waiters_;// writes waiting for a unit
+  std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
+  std::vector<GcState> gc_;
+  std::vector<GcRead> gc_reads_;
+  std::vector<uint32_t> free_gc_reads_;
+  std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
+  uint64_t program_sequence_ = 0;
+  bool preconditioning_ = false;     // no GC while filling through the backdoor
+  FirmwareStats stats_;
+};
+
+}  // namespace ufs

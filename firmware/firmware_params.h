@@ -1,0 +1,71 @@
+// Firmware parameters: buffer sizes, FTL policy and the CPU cycles each firmware
+// step costs. Bound to the "firmware" section of the config tree.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ufs {
+
+struct FirmwareParams {
+  // Capacity and buffers
+  double over_provisioning = 0.07;      // fraction of raw capacity hidden from the host
+  uint32_t data_buffer_kib = 4096;      // data buffer SRAM (read segments + write cache)
+  uint32_t write_cache_kib = 2048;      // part of the data buffer used as write cache
+  uint32_t read_segment_blocks = 32;    // largest piece of a read staged in the buffer at once
+  uint32_t max_transfer_blocks = 256;   // longest READ/WRITE accepted (bMaxTransferLength-like)
+  uint32_t program_pages = 3;           // pages programmed together on one die (TLC one-shot = 3)
+
+  // Garbage collection
+  uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
+  uint32_t gc_stop_free_blocks = 5;     // per die: stop GC at this many free blocks
+  std::string gc_victim = "greedy";     // greedy | cost-benefit
+
+  // CPU cycles per firmware step (see the preset for where the numbers come from)
+  uint32_t cycles_command_decode = 1200;   // UPIU fetch + CDB decode + dispatch
+  uint32_t cycles_map_lookup = 250;        // per logical block looked up
+  uint32_t cycles_map_update = 400;        // per logical block remapped
+  uint32_t cycles_flash_submit = 600;      // build and queue one flash operation
+  uint32_t cycles_flash_complete = 700;    // handle one flash completion
+  uint32_t cycles_transfer_setup = 500;    // program one host DMA (RTT or DATA IN)
+  uint32_t cycles_transfer_done = 400;     // handle a host DMA completion
+  uint32_t cycles_response = 600;          // build and send the RESPONSE UPIU
+  uint32_t cycles_cache_insert = 300;      // per logical block placed in the write cache
+  uint32_t cycles_gc_per_sector = 150;     // GC bookkeeping per valid sector moved
+
+  template <class B>
+  void bind(B& b) {
+    b("over_provisioning", over_provisioning, "fraction", "raw capacity hidden from the host (spare area)");
+    b("data_buffer_kib", data_buffer_kib, "KiB", "controller data buffer SRAM");
+    b("write_cache_kib", write_cache_kib, "KiB", "part of the data buffer used as write cache");
+    b("read_segment_blocks", read_segment_blocks, "blocks", "largest piece of one read staged in the buffer");
+    b("max_transfer_blocks", max_transfer_blocks, "blocks", "longest READ/WRITE accepted; longer ones get ILLEGAL REQUEST");
+    b("program_pages", program_pages, "pages", "pages programmed together on one die (TLC one-shot = 3)");
+    b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
+    b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
+    b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
+    b("cycles_command_decode", cycles_command_decode, "cycles", "UPIU fetch, CDB decode and dispatch");
+    b("cycles_map_lookup", cycles_map_lookup, "cycles", "L2P lookup per logical block");
+    b("cycles_map_update", cycles_map_update, "cycles", "L2P update per logical block");
+    b("cycles_flash_submit", cycles_flash_submit, "cycles", "build and queue one flash operation");
+    b("cycles_flash_complete", cycles_flash_complete, "cycles", "handle one flash completion");
+    b("cycles_transfer_setup", cycles_transfer_setup, "cycles", "program one host DMA (READY TO TRANSFER or DATA IN)");
+    b("cycles_transfer_done", cycles_transfer_done, "cycles", "handle one host DMA completion");
+    b("cycles_response", cycles_response, "cycles", "build and send a RESPONSE UPIU");
+    b("cycles_cache_insert", cycles_cache_insert, "cycles", "place one logical block in the write cache");
+    b("cycles_gc_per_sector", cycles_gc_per_sector, "cycles", "GC bookkeeping per valid sector moved");
+  }
+
+  std::string validate() const {
+    if (over_provisioning < 0.01 || over_provisioning > 0.9) return "over_provisioning: must be within 0.01..0.9";
+    if (write_cache_kib == 0 || write_cache_kib >= data_buffer_kib) return "write_cache_kib: must be above 0 and below data_buffer_kib";
+    if (read_segment_blocks == 0 || read_segment_blocks > 256) return "read_segment_blocks: must be within 1..256";
+    if (max_transfer_blocks == 0) return "max_transfer_blocks: must be at least 1";
+    if (program_pages == 0 || program_pages > 16) return "program_pages: must be within 1..16";
+    if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
+    if (gc_stop_free_blocks <= gc_start_free_blocks) return "gc_stop_free_blocks: must be above gc_start_free_blocks";
+    if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
+    return "";
+  }
+};
+
+}  // namespace ufs

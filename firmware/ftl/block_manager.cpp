@@ -1,0 +1,106 @@
+#include "ftl/block_manager.h"
+
+namespace ufs {
+
+BlockManager::BlockManager(const FlashGeometry& geometry)
+    : geo_(geometry),
+      spp_(geometry.sectors_per_page()),
+      sectors_per_block_(static_cast<uint32_t>(geometry.sectors_per_block())),
+      blocks_per_die_(geometry.planes_per_die * geometry.blocks_per_plane),
+      blocks_(geometry.total_blocks()),
+      free_(geometry.dies()),
+      open_(geometry.dies() * kWriteStreams, kNoBlock) {
+  // Interleave planes in each die's free list so consecutive allocations alternate planes.
+  for (uint32_t die = 0; die < geo_.dies(); ++die)
+    for (uint32_t b = 0; b < geo_.blocks_per_plane; ++b)
+      for (uint32_t p = 0; p < geo_.planes_per_die; ++p)
+        free_[die].push_back((die * geo_.planes_per_die + p) * geo_.blocks_per_plane + b);
+}
+
+FlashAddress BlockManager::address_of(uint32_t block, uint32_t page) const {
+  FlashAddress a;
+  a.block = block % geo_.blocks_per_plane;
+  const uint32_t plane_index = block / geo_.blocks_per_plane;
+  a.plane = plane_index % geo_.planes_per_die;
+  a.die = plane_index / geo_.planes_per_die;
+  a.page = page;
+  return a;
+}
+
+void BlockManager::mark_valid(uint32_t ppa) {
+  BlockInfo& b = blocks_[block_of(ppa)];
+  if (!b.valid_bits) b.valid_bits.reset(new uint64_t[(sectors_per_block_ + 63) / 64]());
+  const uint32_t off = ppa % sectors_per_block_;
+  uint64_t& w = b.valid_bits[off / 64];
+  const uint64_t bit = 1ull << (off % 64);
+  if (!(w & bit)) { w |= bit; ++b.valid; }
+}
+
+void BlockManager::mark_invalid(uint32_t ppa) {
+  BlockInfo& b = blocks_[block_of(ppa)];
+  if (!b.valid_bits) return;
+  const uint32_t off = ppa % sectors_per_block_;
+  uint64_t& w = b.valid_bits[off / 64];
+  const uint64_t bit = 1ull << (off % 64);
+  if (w & bit) { w &= ~bit; --b.valid; }
+}
+
+bool BlockManager::is_valid(uint32_t ppa) const {
+  const BlockInfo& b = blocks_[block_of(ppa)];
+  if (!b.valid_bits) return false;
+  const uint32_t off = ppa % sectors_per_block_;
+  return (b.valid_bits[off / 64] >> (off % 64)) & 1;
+}
+
+uint32_t BlockManager::take_free_block(uint32_t die) {
+  auto& list = free_[die];
+  if (list.empty()) return kNoBlock;
+  const uint32_t block = list.front();
+  list.pop_front();
+  BlockInfo& b = blocks_[block];
+  b.state = BlockState::Open;
+  b.next_page = 0;
+  b.valid = 0;
+  if (b.valid_bits)
+    for (uint32_t i = 0; i < (sectors_per_block_ + 63) / 64; ++i) b.valid_bits[i] = 0;
+  return block;
+}
+
+void BlockManager::return_erased_block(uint32_t block) {
+  BlockInfo& b = blocks_[block];
+  b.state = BlockState::Free;
+  b.valid = 0;
+  b.next_page = 0;
+  b.valid_bits.reset();  // an erased block costs no bitmap memory
+  b.programs_in_flight = 0;
+  ++b.erase_count;
+  ++total_erases_;
+  free_[die_of_block(block)].push_back(block);
+}
+
+void BlockManager::retire_block(uint32_t block) {
+  blocks_[block].state = BlockState::Bad;
+  ++bad_blocks_;
+}
+
+uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps) const {
+  uint32_t best = kNoBlock;
+  double best_score = -1.0;
+  const uint32_t first = die * blocks_per_die_;
+  for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
+    const BlockInfo& b = blocks_[block];
+    if (b.state != BlockState::Closed || b.programs_in_flight || b.valid >= sectors_per_block_) continue;
+    const double u = double(b.valid) / sectors_per_block_;
+    double score;
+    if (cost_benefit) {  // Rosenblum & Ousterhout: age * (1-u) / (2u), age in ms
+      const double age = double(now_ps - b.last_write_ps) * 1e-9 + 1.0;
+      score = u == 0 ? 1e300 : age * (1.0 - u) / (2.0 * u);
+    } else {
+      score = 1.0 - u;
+    }
+    if (score > best_score) { best_score = score; best = block; }
+  }
+  return best;
+}
+
+}  // namespace ufs

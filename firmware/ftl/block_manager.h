@@ -1,0 +1,84 @@
+// Physical block bookkeeping: state, valid sectors (count + bitmap), erase counts,
+// free lists and write points per die. Physical sector address (PPA) layout:
+//   block id  = (die * planes + plane) * blocks_per_plane + block
+//   PPA       = block id * sectors_per_block + page * sectors_per_page + sector
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+#include "hal/flash_types.h"
+
+namespace ufs {
+
+enum class BlockState : uint8_t { Free, Open, Closed, Victim, Bad };
+enum class WriteStream : uint8_t { Host = 0, Gc = 1 };
+constexpr uint32_t kWriteStreams = 2;
+
+struct BlockInfo {
+  BlockState state = BlockState::Free;
+  uint32_t valid = 0;            // valid sectors
+  uint32_t erase_count = 0;
+  uint32_t next_page = 0;        // write point while open
+  uint64_t last_write_ps = 0;    // age, for cost-benefit victim choice
+  uint32_t programs_in_flight = 0;  // a block is no victim while data is still going in
+  bool retire_after_gc = false;  // a program failed here: clean it, then retire it
+  std::unique_ptr<uint64_t[]> valid_bits;  // allocated on first program
+};
+
+class BlockManager {
+ public:
+  static constexpr uint32_t kNoBlock = ~0u;
+
+  explicit BlockManager(const FlashGeometry& geometry);
+
+  const FlashGeometry& geometry() const { return geo_; }
+  uint32_t block_count() const { return static_cast<uint32_t>(blocks_.size()); }
+  uint32_t sectors_per_block() const { return sectors_per_block_; }
+
+  // Address arithmetic
+  uint32_t block_of(uint32_t ppa) const { return ppa / sectors_per_block_; }
+  uint32_t die_of_block(uint32_t block) const { return block / blocks_per_die_; }
+  FlashAddress address_of(uint32_t block, uint32_t page) const;
+  uint32_t ppa(uint32_t block, uint32_t page, uint32_t sector) const {
+    return block * sectors_per_block_ + page * spp_ + sector;
+  }
+  uint32_t page_of(uint32_t ppa) const { return (ppa % sectors_per_block_) / spp_; }
+  uint32_t sector_of(uint32_t ppa) const { return ppa % spp_; }
+
+  BlockInfo& info(uint32_t block) { return blocks_[block]; }
+  const BlockInfo& info(uint32_t block) const { return blocks_[block]; }
+
+  // Valid-sector accounting
+  void mark_valid(uint32_t ppa);
+  void mark_invalid(uint32_t ppa);
+  bool is_valid(uint32_t ppa) const;
+
+  // Free blocks per die
+  uint32_t free_blocks(uint32_t die) const { return static_cast<uint32_t>(free_[die].size()); }
+  uint32_t take_free_block(uint32_t die);      // kNoBlock when none
+  void return_erased_block(uint32_t block);
+  void retire_block(uint32_t block);           // grown bad block
+
+  // Write points: the open block of a stream on a die (kNoBlock when none).
+  uint32_t& open_block(uint32_t die, WriteStream s) { return open_[die * kWriteStreams + uint32_t(s)]; }
+
+  // Victim choice among closed blocks of a die; kNoBlock when none worth cleaning.
+  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps) const;
+
+  uint64_t total_erases() const { return total_erases_; }
+  uint32_t bad_blocks() const { return bad_blocks_; }
+
+ private:
+  FlashGeometry geo_;
+  uint32_t spp_;
+  uint32_t sectors_per_block_;
+  uint32_t blocks_per_die_;
+  std::vector<BlockInfo> blocks_;
+  std::vector<std::deque<uint32_t>> free_;
+  std::vector<uint32_t> open_;
+  uint64_t total_erases_ = 0;
+  uint32_t bad_blocks_ = 0;
+};
+
+}  // namespace ufs

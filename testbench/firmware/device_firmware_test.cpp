@@ -1,0 +1,278 @@
+// Firmware unit tests against the plain fake platform (no SystemC kernel).
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include "fake_platform.h"
+
+using namespace ufs;
+using namespace ufs::test;
+
+namespace {
+
+FlashGeometry small_geometry() {
+  FlashGeometry g;
+  g.channels = 2; g.ways_per_channel = 1; g.dies_per_way = 2; g.planes_per_die = 2;
+  g.blocks_per_plane = 16; g.pages_per_block = 24; g.page_bytes = 16384;
+  return g;  // 4 dies * 32 blocks * 96 sectors = 12288 sectors = 48 MiB
+}
+
+FirmwareParams small_params() {
+  FirmwareParams p;
+  p.over_provisioning = 0.25;
+  p.data_buffer_kib = 1024;
+  p.write_cache_kib = 512;
+  return p;
+}
+
+struct Rig {
+  FlashGeometry geo = small_geometry();
+  FirmwareParams params = small_params();
+  FakePlatform hw{geo, params.data_buffer_kib / 4};
+  DeviceFirmware fw{hw, params, geo};
+  Rig() { hw.attach(&fw); }
+  CommandResponse last() const { return hw.responses_.back(); }
+};
+
+std::vector<SectorStamp> stamps_for(uint64_t lba, uint32_t n, uint64_t version) {
+  std::vector<SectorStamp> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = SectorStamp{lba + i, version};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("CDB decoding of the commands the device supports", "[firmware][scsi]") {
+  std::array<uint8_t, 16> cdb{};
+  cdb[0] = 0x28; cdb[2] = 0x01; cdb[5] = 0x02; cdb[8] = 0x10;
+  ScsiCommand c = decode_cdb(cdb);
+  CHECK(c.op == ScsiOp::Read);
+  CHECK(c.lba == 0x01000002);
+  CHECK(c.blocks == 16);
+  cdb = {}; cdb[0] = 0x8A; cdb[1] = 0x08; cdb[9] = 7; cdb[13] = 3;
+  c = decode_cdb(cdb);
+  CHECK(c.op == ScsiOp::Write);
+  CHECK(c.fua);
+  CHECK(c.lba == 7);
+  CHECK(c.blocks == 3);
+  cdb = {}; cdb[0] = 0x9E; cdb[1] = 0x10; cdb[13] = 32;
+  CHECK(decode_cdb(cdb).op == ScsiOp::ReadCapacity16);
+  cdb = {}; cdb[0] = 0xC7;
+  c = decode_cdb(cdb);
+  CHECK(c.op == ScsiOp::Unsupported);
+  CHECK(c.invalid_asc == asc::kInvalidOpcode);
+}
+
+TEST_CASE("A written block reads back; an unwritten one reads as zeros", "[firmware]") {
+  Rig r;
+  r.hw.command(make_rw(1, true, 100, 2), stamps_for(100, 2, 5));
+  r.hw.run();
+  REQUIRE(r.last().status == scsi_status::kGood);
+  r.hw.command(make_rw(2, false, 99, 4));
+  r.hw.run();
+  REQUIRE(r.last().status == scsi_status::kGood);
+  const auto& got = r.hw.host_in_[2];
+  CHECK(got[0].lba == kNoLba);
+  CHECK(got[1] == (SectorStamp{100, 5}));
+  CHECK(got[2] == (SectorStamp{101, 5}));
+  CHECK(got[3].lba == kNoLba);
+  CHECK(r.fw.stats().read_cache_hits == 2);  // still in the write cache
+}
+
+TEST_CASE("Bad commands get CHECK CONDITION with ILLEGAL REQUEST and the device goes on", "[firmware][errors]") {
+  Rig r;
+  const uint64_t cap = r.fw.logical_blocks();
+  r.hw.command(make_rw(1, false, cap, 1));
+  r.hw.run();
+  CHECK(r.last().status == scsi_status::kCheckCondition);
+  CHECK(r.last().sense_key == sense_key::kIllegalRequest);
+  CHECK(r.last().asc == asc::kLbaOutOfRange);
+  r.hw.command(make_rw(2, false, cap - 1, 2));
+  r.hw.run();
+  CHECK(r.last().asc == asc::kLbaOutOfRange);
+  r.hw.command(make_rw(3, true, 0, 0));
+  r.hw.run();
+  CHECK(r.last().asc == asc::kInvalidFieldInCdb);
+  r.hw.command(make_rw(4, false, 0, r.params.max_transfer_blocks + 1));
+  r.hw.run();
+  CHECK(r.last().asc == asc::kInvalidFieldInCdb);
+  HostCommand bad;
+  bad.tag = 5;
+  bad.cdb[0] = 0xEE;
+  r.hw.command(bad);
+  r.hw.run();
+  CHECK(r.last().asc == asc::kInvalidOpcode);
+  CHECK(r.fw.stats().check_conditions == 5);
+  r.hw.command(make_rw(6, true, 0, 1), stamps_for(0, 1, 1));
+  r.hw.run();
+  CHECK(r.last().status == scsi_status::kGood);
+}
+
+TEST_CASE("INQUIRY and READ CAPACITY return the device's identity and size", "[firmware][scsi]") {
+  Rig r;
+  HostCommand c;
+  c.tag = 3; c.direction = DataDirection::Read; c.expected_length = 36;
+  c.cdb[0] = 0x12; c.cdb[4] = 36;
+  r.hw.command(c);
+  r.hw.run();
+  REQUIRE(r.last().status == scsi_status::kGood);
+  REQUIRE(r.hw.done_bytes_[3].size() == 36);
+  CHECK(r.hw.done_bytes_[3][0] == 0x00);
+  CHECK(std::string(r.hw.done_bytes_[3].begin() + 8, r.hw.done_bytes_[3].begin() + 14) == "UFSTLM");
+  c = HostCommand{};
+  c.tag = 4; c.direction = DataDirection::Read; c.expected_length = 32;
+  c.cdb[0] = 0x9E; c.cdb[1] = 0x10; c.cdb[13] = 32;
+  r.hw.command(c);
+  r.hw.run();
+  const auto& d = r.hw.done_bytes_[4];
+  REQUIRE(d.size() == 32);
+  uint64_t last = 0;
+  for (int i = 0; i < 8; ++i) last = last << 8 | d[i];
+  CHECK(last == r.fw.logical_blocks() - 1);
+  CHECK((uint32_t(d[8]) << 24 | d[9] << 16 | d[10] << 8 | d[11]) == 4096u);
+}
+
+TEST_CASE("UNMAP drops the mapping; a bad descriptor rejects the command", "[firmware][scsi]") {
+  Rig r;
+  r.hw.command(make_rw(1, true, 10, 4), stamps_for(10, 4, 9));
+  r.hw.run();
+  std::vector<uint8_t> list(24, 0);
+  list[1] = 22; list[3] = 16;
+  list[15] = 11;   // LBA 11
+  list[19] = 2;    // 2 blocks
+  HostCommand u;
+  u.tag = 2; u.direction = DataDirection::Write; u.expected_length = 24;
+  u.cdb[0] = 0x42; u.cdb[8] = 24;
+  r.hw.command(u, {}, list);
+  r.hw.run();
+  REQUIRE(r.last().status == scsi_status::kGood);
+  r.hw.command(make_rw(3, false, 10, 4));
+  r.hw.run();
+  const auto& got = r.hw.host_in_[3];
+  CHECK(got[0] == (SectorStamp{10, 9}));
+  CHECK(got[1].lba == kNoLba);
+  CHECK(got[2].lba == kNoLba);
+  CHECK(got[3] == (SectorStamp{13, 9}));
+  list[8] = 0xFF;  // LBA far beyond capacity
+  r.hw.command(u, {}, list);
+  r.hw.run();
+  CHECK(r.last().asc == asc::kLbaOutOfRange);
+}
+
+TEST_CASE("SYNCHRONIZE CACHE and FUA answer only once the data is on NAND", "[firmware][durability]") {
+  Rig r;
+  r.hw.command(make_rw(1, true, 0, 1), stamps_for(0, 1, 1));
+  r.hw.run();
+  const uint64_t acked = r.hw.now();
+  CHECK(acked < 100'000'000);  // write-back: acknowledged from the cache
+  CHECK(r.fw.stats().host_program_sectors == 0);
+  HostCommand s;
+  s.tag = 2; s.cdb[0] = 0x35;
+  r.hw.command(s);
+  r.hw.run();
+  CHECK(r.last().status == scsi_status::kGood);
+  CHECK(r.hw.now() - acked >= 500'000'000);  // waited for tPROG
+  CHECK(r.fw.stats().host_program_sectors == 1);
+  CHECK(r.fw.stats().padding_sectors == 11);
+  const uint64_t before = r.hw.now();
+  r.hw.command(make_rw(3, true, 50, 2, true), stamps_for(50, 2, 2));
+  r.hw.run();
+  CHECK(r.last().status == scsi_status::kGood);
+  CHECK(r.hw.now() - before >= 500'000'000);
+}
+
+TEST_CASE("A failed program is retried elsewhere without losing data", "[firmware][badblock]") {
+  Rig r;
+  r.hw.fail_next_program_ = true;
+  r.hw.command(make_rw(1, true, 0, 12), stamps_for(0, 12, 3));
+  r.hw.run();
+  CHECK(r.fw.stats().program_failures == 1);
+  CHECK(r.fw.stats().host_program_sectors == 12);
+  r.hw.command(make_rw(2, false, 0, 12));
+  r.hw.run();
+  for (uint32_t i = 0; i < 12; ++i) CHECK(r.hw.host_in_[2][i] == (SectorStamp{i, 3}));
+}
+
+TEST_CASE("Precondition fills the map through the backdoor in zero time", "[firmware]") {
+  Rig r;
+  r.fw.precondition(0, 1000, r.hw);
+  CHECK(r.hw.now() == 0);
+  r.hw.command(make_rw(1, false, 500, 8));
+  r.hw.run();
+  for (uint32_t i = 0; i < 8; ++i) CHECK(r.hw.host_in_[1][i] == (SectorStamp{500 + i, 0}));
+}
+
+// Random mixed I/O on a small device overwritten several times: GC must run and
+// every read must return the last acknowledged write.
+TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc][stress]") {
+  Rig r;
+  const uint64_t cap = r.fw.logical_blocks();
+  std::mt19937_64 rng(42);
+  std::vector<uint64_t> expected(cap, 0);   // 0 = never written
+  std::vector<uint64_t> busy(cap, 0);       // in-flight commands touching the LBA
+  struct Inflight { bool write; uint64_t lba; uint32_t n; uint64_t version; bool active = false; };
+  std::array<Inflight, 16> slots{};
+  uint64_t version = 0, issued = 0, mismatches = 0, completed = 0;
+  const uint64_t total = 60000;
+
+  r.hw.on_response = [&](const CommandResponse& resp) {
+    Inflight& f = slots[resp.tag];
+    REQUIRE(resp.status == scsi_status::kGood);
+    for (uint32_t i = 0; i < f.n; ++i) {
+      --busy[f.lba + i];
+      if (f.write) expected[f.lba + i] = f.version;
+      else {
+        const SectorStamp& s = r.hw.host_in_[resp.tag][i];
+        const bool ok = expected[f.lba + i] == 0 ? s.lba == kNoLba : s == SectorStamp{f.lba + i, expected[f.lba + i]};
+        if (!ok) ++mismatches;
+      }
+    }
+    f.active = false;
+    ++completed;
+  };
+  auto issue = [&](uint8_t tag) {
+    for (;;) {
+      const bool write = rng() % 100 < 60;
+      const uint32_t n = 1 + uint32_t(rng() % 8);
+      const uint64_t lba = rng() % (cap - n);
+      bool free = true;
+      for (uint32_t i = 0; i < n; ++i) free = free && busy[lba + i] == 0;
+      if (!free) continue;
+      for (uint32_t i = 0; i < n; ++i) ++busy[lba + i];
+      slots[tag] = Inflight{write, lba, n, ++version, true};
+      r.hw.command(make_rw(tag, write, lba, n), write ? stamps_for(lba, n, version) : std::vector<SectorStamp>{});
+      ++issued;
+      return;
+    }
+  };
+  for (uint8_t t = 0; t < 16; ++t) issue(t);
+  while (completed < total) {
+    r.hw.run([&] {
+      for (uint8_t t = 0; t < 16; ++t) if (!slots[t].active) return true;
+      return false;
+    });
+    for (uint8_t t = 0; t < 16 && issued < total; ++t) if (!slots[t].active) issue(t);
+    if (issued >= total) { r.hw.run(); break; }
+  }
+  r.hw.run();
+  CHECK(mismatches == 0);
+  CHECK(r.hw.violations_ == 0);
+  CHECK(r.fw.stats().gc_victims > 50);
+  CHECK(r.fw.stats().erases > 50);
+  CHECK(r.fw.write_amplification() > 1.0);
+  // Everything written reads back after the cache is flushed.
+  r.hw.on_response = nullptr;
+  HostCommand s;
+  s.tag = 20; s.cdb[0] = 0x35;
+  r.hw.command(s);
+  r.hw.run();
+  uint64_t lost = 0;
+  for (uint64_t lba = 0; lba + 8 <= cap; lba += 8) {
+    r.hw.command(make_rw(21, false, lba, 8));
+    r.hw.run();
+    for (uint32_t i = 0; i < 8; ++i) {
+      const SectorStamp& got = r.hw.host_in_[21][i];
+      if (expected[lba + i] == 0 ? got.lba != kNoLba : got != SectorStamp{lba + i, expected[lba + i]}) ++lost;
+    }
+  }
+  CHECK(lost == 0);
+}

@@ -1,0 +1,177 @@
+// A plain C++ stand-in for the hardware, for firmware unit tests without the
+// SystemC kernel: a discrete-event clock, a flash array with fixed latencies,
+// a data buffer of stamps and a host that records what the device sends.
+#pragma once
+#include <array>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <queue>
+#include <vector>
+#include "device_firmware.h"
+#include "hal/hal.h"
+
+namespace ufs::test {
+
+class FakePlatform : public Hal, public FlashBackdoor {
+ public:
+  struct Completed {
+    CommandResponse response;
+    std::vector<uint8_t> bytes;          // control data received
+  };
+
+  FakePlatform(const FlashGeometry& geo, uint32_t buffer_slots) : geo_(geo), buffer_(buffer_slots) {}
+  void attach(FirmwareEvents* fw) { fw_ = fw; }
+
+  // ---- Hal
+  uint64_t now_ps() const override { return now_ + charged_ * 1000; }
+  void charge_cycles(uint64_t c) override { charged_ += c; cycles_ += c; }
+  void submit_flash(const FlashOp& op) override {
+    ++flash_ops_;
+    FlashCompletion c;
+    c.cookie = op.cookie;
+    c.opcode = op.opcode;
+    c.address = op.address;
+    uint64_t latency = 0;
+    const uint32_t spp = geo_.sectors_per_page();
+    switch (op.opcode) {
+      case FlashOpcode::Read: {
+        latency = 50'000'000;
+        auto it = pages_.find(key(op.address, op.address.page));
+        const uint32_t n = op.sector_count ? op.sector_count : spp;
+        for (uint32_t i = 0; i < n; ++i)
+          buffer_[op.buffer_address / kSectorBytes + i] =
+              it == pages_.end() ? SectorStamp{} : it->second.stamps[op.sector_offset + i];
+        if (it != pages_.end()) c.oob = it->second.oob;
+        break;
+      }
+      case FlashOpcode::Program:
+        latency = 500'000'000;
+        for (uint32_t p = 0; p < op.page_count; ++p) {
+          Page& pg = pages_[key(op.address, op.address.page + p)];
+          if (pg.programmed) ++violations_;
+          pg.programmed = true;
+          pg.stamps.assign(buffer_.begin() + op.buffer_address / kSectorBytes + p * spp,
+                           buffer_.begin() + op.buffer_address / kSectorBytes + (p + 1) * spp);
+          pg.oob = op.oob[p];
+          if (fail_next_program_) { fail_next_program_ = false; c.status = FlashStatus::ProgramFail; }
+        }
+        break;
+      case FlashOpcode::Erase: {
+        latency = 3'000'000'000;
+        ++erases_;
+        for (uint32_t p = 0; p < geo_.pages_per_block; ++p) pages_.erase(key(op.address, p));
+        break;
+      }
+      case FlashOpcode::CopyBack: break;
+    }
+    post(now_ps() + latency, [this, c] { fw_->on_flash_complete(c); });
+  }
+  void request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override {
+    if (addr >= kByteRegionBase) {
+      std::memcpy(&bytes_[addr - kByteRegionBase], host_out_bytes_[tag].data() + offset, bytes);
+    } else {
+      for (uint32_t i = 0; i < bytes / kSectorBytes; ++i)
+        buffer_[addr / kSectorBytes + i] = host_out_[tag][offset / kSectorBytes + i];
+    }
+    post(now_ps() + 2'000'000, [this, tag, token] { fw_->on_data_out_done(tag, token); });
+  }
+  void send_data_in(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override {
+    if (addr >= kByteRegionBase) {
+      auto& v = done_bytes_[tag];
+      v.assign(bytes_.begin() + (addr - kByteRegionBase), bytes_.begin() + (addr - kByteRegionBase) + bytes);
+    } else {
+      auto& v = host_in_[tag];
+      for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) v[offset / kSectorBytes + i] = buffer_[addr / kSectorBytes + i];
+    }
+    post(now_ps() + 2'000'000, [this, tag, token] { fw_->on_data_in_done(tag, token); });
+  }
+  void send_response(const CommandResponse& r) override {
+    responses_.push_back(r);
+    if (on_response) on_response(r);
+  }
+  void copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) override {
+    for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) buffer_[dst / kSectorBytes + i] = buffer_[src / kSectorBytes + i];
+  }
+  void read_buffer_bytes(uint64_t a, void* dst, uint32_t n) override { std::memcpy(dst, &bytes_[a - kByteRegionBase], n); }
+  void write_buffer_bytes(uint64_t a, const void* src, uint32_t n) override { std::memcpy(&bytes_[a - kByteRegionBase], src, n); }
+  void zero_buffer(uint64_t a, uint32_t bytes) override {
+    for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) buffer_[a / kSectorBytes + i] = SectorStamp{};
+  }
+  void l2p_sram_access(uint32_t, bool) override {}
+  void set_timer(uint64_t delay, uint64_t cookie) override {
+    post(now_ps() + delay, [this, cookie] { fw_->on_timer(cookie); });
+  }
+
+  // ---- FlashBackdoor
+  void preload_page(const FlashAddress& a, const SectorStamp* stamps, const PageOob& oob) override {
+    Page& pg = pages_[key(a, a.page)];
+    pg.programmed = true;
+    pg.stamps.assign(stamps, stamps + geo_.sectors_per_page());
+    pg.oob = oob;
+  }
+
+  // ---- test driving
+  void command(const HostCommand& c, std::vector<SectorStamp> write_data = {}, std::vector<uint8_t> out_bytes = {}) {
+    host_out_[c.tag] = std::move(write_data);
+    host_out_bytes_[c.tag] = std::move(out_bytes);
+    host_in_[c.tag].assign(c.expected_length / kSectorBytes + 1, SectorStamp{});
+    post(now_ps(), [this, c] { fw_->on_command(c); });
+  }
+  // Run events until none is left or `until` returns true.
+  void run(const std::function<bool()>& until = nullptr) {
+    while (!events_.empty()) {
+      if (until && until()) return;
+      auto e = events_.top();
+      events_.pop();
+      now_ = std::max(now_, e.at);
+      charged_ = 0;
+      e.fn();
+      now_ += charged_ * 1000;  // 1 GHz: the CPU is busy for what was charged
+      charged_ = 0;
+    }
+  }
+  void post(uint64_t at, std::function<void()> fn) { events_.push(Event{at, seq_++, std::move(fn)}); }
+
+  std::function<void(const CommandResponse&)> on_response;
+  std::vector<CommandResponse> responses_;
+  std::map<uint8_t, std::vector<SectorStamp>> host_in_;
+  std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
+  uint64_t flash_ops_ = 0, erases_ = 0, violations_ = 0, cycles_ = 0;
+  bool fail_next_program_ = false;
+  uint64_t now() const { return now_; }
+
+ private:
+  struct Page { bool programmed = false; std::vector<SectorStamp> stamps; PageOob oob; };
+  struct Event {
+    uint64_t at, seq;
+    std::function<void()> fn;
+    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  uint64_t key(const FlashAddress& a, uint32_t page) const {
+    return ((uint64_t(a.die) * geo_.planes_per_die + a.plane) * geo_.blocks_per_plane + a.block) * geo_.pages_per_block + page;
+  }
+  FlashGeometry geo_;
+  FirmwareEvents* fw_ = nullptr;
+  std::vector<SectorStamp> buffer_;
+  std::vector<uint8_t> bytes_ = std::vector<uint8_t>(256 * 4096);
+  std::map<uint64_t, Page> pages_;
+  std::map<uint8_t, std::vector<SectorStamp>> host_out_;
+  std::map<uint8_t, std::vector<uint8_t>> host_out_bytes_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  uint64_t now_ = 0, charged_ = 0, seq_ = 0;
+};
+
+inline HostCommand make_rw(uint8_t tag, bool write, uint64_t lba, uint32_t blocks, bool fua = false) {
+  HostCommand c;
+  c.tag = tag;
+  c.direction = write ? DataDirection::Write : DataDirection::Read;
+  c.expected_length = blocks * uint32_t(kSectorBytes);
+  c.cdb[0] = write ? 0x8A : 0x88;
+  c.cdb[1] = fua ? 0x08 : 0;
+  for (int i = 0; i < 8; ++i) c.cdb[2 + i] = uint8_t(lba >> (56 - 8 * i));
+  for (int i = 0; i < 4; ++i) c.cdb[10 + i] = uint8_t(blocks >> (24 - 8 * i));
+  return c;
+}
+
+}  // namespace ufs::test
