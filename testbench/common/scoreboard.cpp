@@ -1,0 +1,117 @@
+#include "scoreboard.h"
+#include <algorithm>
+
+namespace ufs {
+
+void Scoreboard::mark_preconditioned(uint64_t first_lba, uint64_t blocks) {
+  preconditioned_.emplace_back(first_lba, first_lba + blocks);
+}
+
+Scoreboard::BlockState& Scoreboard::state(uint64_t lba) {
+  auto it = blocks_.find(lba);
+  if (it != blocks_.end()) return it->second;
+  BlockState& s = blocks_[lba];
+  for (const auto& range : preconditioned_)
+    if (lba >= range.first && lba < range.second) s.acked = 0;
+  return s;
+}
+
+void Scoreboard::on_issue(const IoRecord& r) {
+  const BlockRequest& q = r.request;
+  switch (q.op) {
+    case BlockOp::Write:
+      for (uint32_t i = 0; i < q.blocks; ++i) {
+        const uint64_t v = r.data ? r.data[i].version : 0;
+        state(q.lba + i).inflight.push_back(v);
+        max_version_ = std::max(max_version_, v);
+      }
+      break;
+    case BlockOp::Unmap: {
+      const uint64_t v = ++unmap_counter_;
+      unmap_versions_[r.io_id] = v;
+      for (uint32_t i = 0; i < q.blocks; ++i) state(q.lba + i).inflight.push_back(v);
+      break;
+    }
+    case BlockOp::Read: {
+      ReadSnapshot snap;
+      snap.version_counter = max_version_;
+      snap.allowed.resize(q.blocks);
+      for (uint32_t i = 0; i < q.blocks; ++i) {
+        BlockState& s = state(q.lba + i);
+        snap.allowed[i].push_back(s.acked);
+        snap.allowed[i].insert(snap.allowed[i].end(), s.inflight.begin(), s.inflight.end());
+      }
+      reads_[r.io_id] = std::move(snap);
+      break;
+    }
+    case BlockOp::Flush: break;
+  }
+}
+
+bool Scoreboard::accepted(uint64_t lba, const SectorStamp& got, const ReadSnapshot& snap, uint32_t index) const {
+  for (uint64_t v : snap.allowed[index]) {
+    if (v >= (1ull << 62)) { if (got.lba == kNoLba) return true; continue; }  // unmapped / never written
+    if (got.lba == lba && got.version == v) return true;
+  }
+  // A write issued after the read started may legitimately be seen.
+  if (got.lba == lba && got.version > snap.version_counter) {
+    auto it = blocks_.find(lba);
+    if (it != blocks_.end()) {
+      if (it->second.acked == got.version) return true;
+      for (uint64_t v : it->second.inflight) if (v == got.version) return true;
+    }
+  }
+  if (got.lba == kNoLba) {  // an unmap issued after the read started
+    auto it = blocks_.find(lba);
+    if (it != blocks_.end())
+      for (uint64_t v : it->second.inflight) if (v >= (1ull << 62)) return true;
+  }
+  return false;
+}
+
+void Scoreboard::on_complete(const IoRecord& r) {
+  const BlockRequest& q = r.request;
+  const bool good = r.status == 0;
+  switch (q.op) {
+    case BlockOp::Write:
+    case BlockOp::Unmap: {
+      uint64_t unmap_v = 0;
+      if (q.op == BlockOp::Unmap) {
+        unmap_v = unmap_versions_[r.io_id];
+        unmap_versions_.erase(r.io_id);
+      }
+      for (uint32_t i = 0; i < q.blocks; ++i) {
+        BlockState& s = state(q.lba + i);
+        const uint64_t v = q.op == BlockOp::Write ? (r.data ? r.data[i].version : 0) : unmap_v;
+        auto it = std::find(s.inflight.begin(), s.inflight.end(), v);
+        if (it != s.inflight.end()) s.inflight.erase(it);
+        // Overlapping writes complete in any order; while another is still in flight the
+        // block may end up with either, so it stays in `inflight` and is accepted too.
+        if (good) s.acked = q.op == BlockOp::Write ? v : kUnmappedVersion;
+        if (good && !s.inflight.empty()) s.inflight.push_back(v);  // either may win
+      }
+      break;
+    }
+    case BlockOp::Read: {
+      auto it = reads_.find(r.io_id);
+      if (it == reads_.end()) break;
+      if (good && r.data) {
+        for (uint32_t i = 0; i < q.blocks; ++i) {
+          ++checked_;
+          if (!accepted(q.lba + i, r.data[i], it->second, i)) {
+            if (++mismatches_ == 1)
+              first_mismatch_ = "lba " + std::to_string(q.lba + i) + ": read {lba " +
+                                (r.data[i].lba == kNoLba ? std::string("none") : std::to_string(r.data[i].lba)) +
+                                ", version " + std::to_string(r.data[i].version) + "}, expected version " +
+                                std::to_string(it->second.allowed[i].front());
+          }
+        }
+      }
+      reads_.erase(it);
+      break;
+    }
+    case BlockOp::Flush: break;
+  }
+}
+
+}  // namespace ufs

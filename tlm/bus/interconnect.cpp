@@ -1,0 +1,38 @@
+#include "bus/interconnect.h"
+
+namespace ufs {
+
+using sc_core::sc_time;
+
+Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectParams& params)
+    : sc_core::sc_module(name), targ("targ"), init("init"), params_(params),
+      cycle_(1e3 / params.clock_mhz, sc_core::SC_NS) {
+  targ.register_b_transport(this, &Interconnect::b_transport);
+}
+
+void Interconnect::map(uint64_t base, uint64_t size, unsigned port) {
+  routes_.push_back(Route{base, size, port});
+  if (ports_.size() <= port) ports_.resize(port + 1);
+}
+
+void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const uint64_t a = gp.get_address();
+  const Route* route = nullptr;
+  for (const Route& r : routes_)
+    if (a >= r.base && a - r.base < r.size) { route = &r; break; }
+  if (!route) { gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
+  Port& p = ports_[route->port];
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time ready = now + delay;
+  const sc_time start = ready > p.next_free ? ready : p.next_free;
+  const uint64_t beats = (gp.get_data_length() + params_.width_bytes - 1) / params_.width_bytes;
+  const sc_time busy = cycle_ * double(params_.arbitration_cycles + beats);
+  p.next_free = start + busy;
+  p.busy += busy;
+  bytes_ += gp.get_data_length();
+  ++transactions_;
+  delay = p.next_free - now;
+  init[route->port]->b_transport(gp, delay);
+}
+
+}  // namespace ufs

@@ -1,0 +1,40 @@
+// On-chip interconnect: initiators (CPU, host interface DMA, flash demux DMA,
+// crypto) reach targets (data buffer, L2P SRAM) by address. Loosely timed:
+// each transaction adds arbitration + beats at the bus clock to the annotated
+// delay, after the target port's previous transfer (contention emerges).
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
+#include "bus/interconnect_params.h"
+
+namespace ufs {
+
+class Interconnect : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Interconnect> targ;   // initiators bind here
+  tlm_utils::multi_passthrough_initiator_socket<Interconnect> init; // bound to targets
+
+  Interconnect(sc_core::sc_module_name name, const InterconnectParams& params);
+
+  // Route [base, base + size) to the target bound at init port `port` (binding order).
+  void map(uint64_t base, uint64_t size, unsigned port);
+
+  sc_core::sc_time port_busy_time(unsigned port) const { return ports_[port].busy; }
+  uint64_t bytes_moved() const { return bytes_; }
+  uint64_t transactions() const { return transactions_; }
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  struct Route { uint64_t base, size; unsigned port; };
+  struct Port { sc_core::sc_time next_free, busy; };
+  InterconnectParams params_;
+  sc_core::sc_time cycle_;
+  std::vector<Route> routes_;
+  std::vector<Port> ports_;
+  uint64_t bytes_ = 0, transactions_ = 0;
+};
+
+}  // namespace ufs

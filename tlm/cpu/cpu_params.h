@@ -1,0 +1,20 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ufs {
+
+// The controller core that runs the firmware.
+struct CpuParams {
+  double clock_mhz = 800.0;          // Cortex-R8-class real-time core (ARM lists up to 1.5 GHz; UFS controllers run slower)
+  uint32_t interrupt_cycles = 150;   // exception entry/exit and dispatch per event
+
+  template <class B>
+  void bind(B& b) {
+    b("clock_mhz", clock_mhz, "MHz", "firmware core clock");
+    b("interrupt_cycles", interrupt_cycles, "cycles", "interrupt entry, dispatch and exit per event");
+  }
+  std::string validate() const { return clock_mhz > 0 ? "" : "clock_mhz: must be positive"; }
+};
+
+}  // namespace ufs

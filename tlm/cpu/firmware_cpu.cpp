@@ -1,0 +1,127 @@
+#include "cpu/firmware_cpu.h"
+
+namespace ufs {
+
+using sc_core::sc_time;
+
+FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params)
+    : sc_core::sc_module(name),
+      bus("bus"),
+      params_(params),
+      cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      queue_("events", [this](Event& e) { dispatch(e); }) {}
+
+void FirmwareCpu::attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc) {
+  firmware_ = firmware;
+  hostif_ = hostif;
+  fcc_ = fcc;
+}
+
+// Run one event's handler on the core: it starts when the core is free.
+void FirmwareCpu::dispatch(Event& e) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time start = busy_until_ > now ? busy_until_ : now;
+  clock_ = start;
+  charge_cycles(params_.interrupt_cycles);
+  ++events_;
+  switch (e.kind) {
+    case EventKind::Command: firmware_->on_command(e.command); break;
+    case EventKind::Flash: firmware_->on_flash_complete(e.flash); break;
+    case EventKind::DataOut: firmware_->on_data_out_done(e.tag, e.token); break;
+    case EventKind::DataIn: firmware_->on_data_in_done(e.tag, e.token); break;
+    case EventKind::Timer: firmware_->on_timer(e.token); break;
+  }
+  busy_ += clock_ - start;
+  busy_until_ = clock_;
+}
+
+uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
+
+void FirmwareCpu::charge_cycles(uint64_t cycles) {
+  cycles_ += cycles;
+  clock_ += cycle_ * double(cycles);
+}
+
+void FirmwareCpu::submit_flash(const FlashOp& op) { fcc_->submit(op, delay()); }
+
+void FirmwareCpu::request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) {
+  hostif_->request_data_out(tag, offset, addr, bytes, token, delay());
+}
+
+void FirmwareCpu::send_data_in(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) {
+  hostif_->send_data_in(tag, offset, addr, bytes, token, delay());
+}
+
+void FirmwareCpu::send_response(const CommandResponse& response) { hostif_->send_response(response, delay()); }
+
+void FirmwareCpu::bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes) {
+  gp_.set_command(cmd);
+  gp_.set_address(address);
+  gp_.set_data_ptr(static_cast<unsigned char*>(data));
+  gp_.set_data_length(bytes);
+  gp_.set_streaming_width(bytes);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = delay();
+  bus->b_transport(gp_, d);
+  if (gp_.is_response_error())
+    SC_REPORT_ERROR(name(), ("bus error at address " + std::to_string(address)).c_str());
+  clock_ = sc_core::sc_time_stamp() + d;  // the core waits for its load/store
+}
+
+void FirmwareCpu::copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) {
+  const uint32_t n = uint32_t((bytes + kSectorBytes - 1) / kSectorBytes);
+  if (scratch_.size() < n) scratch_.resize(n);
+  bus_access(tlm::TLM_READ_COMMAND, src, scratch_.data(), bytes);
+  bus_access(tlm::TLM_WRITE_COMMAND, dst, scratch_.data(), bytes);
+}
+
+void FirmwareCpu::read_buffer_bytes(uint64_t address, void* dst, uint32_t bytes) {
+  bus_access(tlm::TLM_READ_COMMAND, address, dst, bytes);
+}
+
+void FirmwareCpu::write_buffer_bytes(uint64_t address, const void* src, uint32_t bytes) {
+  bus_access(tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(src), bytes);
+}
+
+void FirmwareCpu::zero_buffer(uint64_t address, uint32_t bytes) {
+  bus_access(tlm::TLM_WRITE_COMMAND, address, nullptr, bytes);
+}
+
+void FirmwareCpu::l2p_sram_access(uint32_t bytes, bool write) {
+  bus_access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, kL2pSramBase, nullptr, bytes);
+}
+
+void FirmwareCpu::set_timer(uint64_t delay_ps, uint64_t cookie) {
+  Event e{EventKind::Timer};
+  e.token = cookie;
+  queue_.push(clock_ + sc_time(double(delay_ps), sc_core::SC_PS), e);
+}
+
+void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {
+  Event e{EventKind::Command};
+  e.command = cmd;
+  queue_.push(at, e);
+}
+
+void FirmwareCpu::data_out_done(uint8_t tag, uint64_t token, const sc_time& at) {
+  Event e{EventKind::DataOut};
+  e.tag = tag;
+  e.token = token;
+  queue_.push(at, e);
+}
+
+void FirmwareCpu::data_in_done(uint8_t tag, uint64_t token, const sc_time& at) {
+  Event e{EventKind::DataIn};
+  e.tag = tag;
+  e.token = token;
+  queue_.push(at, e);
+}
+
+void FirmwareCpu::flash_complete(const FlashCompletion& c) {
+  Event e{EventKind::Flash};
+  e.flash = c;
+  queue_.push(sc_core::sc_time_stamp(), e);
+}
+
+}  // namespace ufs

@@ -1,0 +1,81 @@
+// The controller core running the firmware. It implements the firmware's HAL
+// with TLM: events from the host interface, flash demux and timers queue in
+// arrival order; the core takes them one at a time (run to completion), its
+// clock advancing by the cycles each handler charges. HAL requests leave with
+// the handler's current time as annotated delay, so a busy core delays them.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+#include "common/timed_queue.h"
+#include "cpu/cpu_params.h"
+#include "fcc/flash_controller.h"
+#include "hal/hal.h"
+#include "hostif/host_interface.h"
+
+namespace ufs {
+
+class FirmwareCpu : public sc_core::sc_module,
+                    public Hal,
+                    public HostInterfaceListener,
+                    public FlashCompletionListener {
+ public:
+  tlm_utils::simple_initiator_socket<FirmwareCpu> bus;
+
+  FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params);
+  void attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc);
+
+  // Hal
+  uint64_t now_ps() const override;
+  void charge_cycles(uint64_t cycles) override;
+  void submit_flash(const FlashOp& op) override;
+  void request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override;
+  void send_data_in(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override;
+  void send_response(const CommandResponse& response) override;
+  void copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) override;
+  void read_buffer_bytes(uint64_t address, void* dst, uint32_t bytes) override;
+  void write_buffer_bytes(uint64_t address, const void* src, uint32_t bytes) override;
+  void zero_buffer(uint64_t address, uint32_t bytes) override;
+  void l2p_sram_access(uint32_t bytes, bool write) override;
+  void set_timer(uint64_t delay_ps, uint64_t cookie) override;
+
+  // HostInterfaceListener / FlashCompletionListener
+  void command_arrived(const HostCommand& cmd, const sc_core::sc_time& at) override;
+  void data_out_done(uint8_t tag, uint64_t token, const sc_core::sc_time& at) override;
+  void data_in_done(uint8_t tag, uint64_t token, const sc_core::sc_time& at) override;
+  void flash_complete(const FlashCompletion& c) override;
+
+  sc_core::sc_time busy_time() const { return busy_; }
+  uint64_t events_handled() const { return events_; }
+  uint64_t cycles_charged() const { return cycles_; }
+  static constexpr uint64_t kL2pSramBase = 1ull << 44;  // bus address of the L2P SRAM
+
+ private:
+  enum class EventKind : uint8_t { Command, Flash, DataOut, DataIn, Timer };
+  struct Event {
+    EventKind kind;
+    uint8_t tag = 0;
+    uint64_t token = 0;
+    HostCommand command;
+    FlashCompletion flash;
+  };
+  void dispatch(Event& e);
+  sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
+  void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
+
+  CpuParams params_;
+  sc_core::sc_time cycle_;
+  TimedQueue<Event> queue_;
+  FirmwareEvents* firmware_ = nullptr;
+  HostInterface* hostif_ = nullptr;
+  FlashController* fcc_ = nullptr;
+  sc_core::sc_time clock_;       // time inside the running handler
+  sc_core::sc_time busy_until_;  // when the core finishes its current work
+  sc_core::sc_time busy_;
+  uint64_t events_ = 0, cycles_ = 0;
+  tlm::tlm_generic_payload gp_;
+  std::vector<SectorStamp> scratch_;
+};
+
+}  // namespace ufs

@@ -1,0 +1,33 @@
+// The controller's data buffer SRAM. Sector region (addresses below
+// kByteRegionBase): one SectorStamp per 4 KiB, the payload's data_ptr carries
+// stamps and data_length counts the full 4 KiB per stamp. Byte region
+// (kByteRegionBase and up): raw bytes (parameter lists, descriptors).
+// A sector write whose data_ptr is null fills with erased/unmapped stamps.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+#include "hal/flash_types.h"
+#include "memory/sram_params.h"
+
+namespace ufs {
+
+class DataBuffer : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<DataBuffer> socket;
+  DataBuffer(sc_core::sc_module_name name, uint64_t sector_bytes, uint64_t byte_region_bytes, const SramParams& params);
+
+  uint64_t sector_bytes() const { return stamps_.size() * kSectorBytes; }
+  uint64_t byte_region_bytes() const { return bytes_.size(); }
+  // Direct access for tests and debugging (no timing).
+  const SectorStamp& stamp_at(uint64_t address) const { return stamps_[address / kSectorBytes]; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  std::vector<SectorStamp> stamps_;
+  std::vector<uint8_t> bytes_;
+  sc_core::sc_time latency_;
+};
+
+}  // namespace ufs
