@@ -60,6 +60,29 @@ bool DeviceFirmware::idle() const {
   return true;
 }
 
+std::string DeviceFirmware::debug_state() const {
+  std::string out;
+  uint32_t unit_states[4] = {0, 0, 0, 0};
+  for (const auto& u : units_) ++unit_states[uint32_t(u.state)];
+  out += "units free/filling/sealed/programming " + std::to_string(unit_states[0]) + "/" +
+         std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
+         std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(read_waiters_.size()) +
+         ", writes " + std::to_string(write_waiters_.size()) + ", units for a die " +
+         std::to_string(program_waiters_.size()) + ", GC for a unit " + std::to_string(gc_unit_waiters_.size()) + "\n";
+  for (uint32_t d = 0; d < geo_.dies(); ++d) {
+    const GcState& g = gc_[d];
+    out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
+    if (g.active) {
+      const BlockInfo& v = blocks_.info(g.victim);
+      out += ", GC victim " + std::to_string(g.victim) + " valid " + std::to_string(v.valid) + " cursor " +
+             std::to_string(g.cursor) + (g.scanned ? " scanned" : "") + (g.erasing ? " erasing" : "") +
+             " reads " + std::to_string(g.reads_in_flight);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- commands
 
 void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
@@ -782,7 +805,8 @@ void DeviceFirmware::on_timer(uint64_t) {}
 // ---------------------------------------------------------------- preconditioning
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
-  std::vector<SectorStamp> stamps(spp_);
+  std::vector<SectorStamp> stamps(unit_sectors_);
+  std::vector<PageOob> oobs(params_.program_pages);
   preconditioning_ = true;
   uint64_t lba = first_lba;
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
@@ -796,24 +820,27 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     b.last_write_ps = 0;
     const uint64_t seq = ++program_sequence_;
     for (uint32_t p = 0; p < params_.program_pages; ++p) {
-      PageOob oob;
+      PageOob& oob = oobs[p];
+      oob = PageOob{};
       oob.kind = PageKind::UserData;
       oob.sequence = seq;
       for (uint32_t s = 0; s < spp_; ++s) {
+        SectorStamp& st = stamps[p * spp_ + s];
         if (lba < end) {
           invalidate_old(map_.get(lba));
           const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page + p, s);
           map_.set(lba, ppa);
           blocks_.mark_valid(ppa);
-          stamps[s] = SectorStamp{lba, 0};
+          st = SectorStamp{lba, 0};
           oob.lba[s] = uint32_t(lba);
           ++lba;
         } else {
-          stamps[s] = SectorStamp{};
+          st = SectorStamp{};
         }
       }
-      backdoor.preload_page(blocks_.address_of(scratch.block, scratch.page + p), stamps.data(), oob);
     }
+    backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), params_.program_pages, stamps.data(),
+                           oobs.data());
   }
   preconditioning_ = false;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 #include "firmware_params.h"
 #include "ftl/block_manager.h"
@@ -59,6 +60,8 @@ class DeviceFirmware : public FirmwareEvents {
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
+  // One line per die and queue: what the FTL is waiting for (stall diagnostics).
+  std::string debug_state() const;
 
  private:
   static constexpr uint32_t kNone = ~0u;

@@ -9,7 +9,7 @@ namespace ufs {
 struct FirmwareParams {
   // Capacity and buffers
   double over_provisioning = 0.07;      // fraction of raw capacity hidden from the host
-  uint32_t data_buffer_kib = 4096;      // data buffer SRAM (read segments + write cache)
+  uint32_t data_buffer_kib = 4096;      // data buffer SRAM size: hardware, set by the platform (memory.data_buffer_kib)
   uint32_t write_cache_kib = 2048;      // part of the data buffer used as write cache
   uint32_t read_segment_blocks = 32;    // largest piece of a read staged in the buffer at once
   uint32_t max_transfer_blocks = 256;   // longest READ/WRITE accepted (bMaxTransferLength-like)
@@ -35,7 +35,6 @@ struct FirmwareParams {
   template <class B>
   void bind(B& b) {
     b("over_provisioning", over_provisioning, "fraction", "raw capacity hidden from the host (spare area)");
-    b("data_buffer_kib", data_buffer_kib, "KiB", "controller data buffer SRAM");
     b("write_cache_kib", write_cache_kib, "KiB", "part of the data buffer used as write cache");
     b("read_segment_blocks", read_segment_blocks, "blocks", "largest piece of one read staged in the buffer");
     b("max_transfer_blocks", max_transfer_blocks, "blocks", "longest READ/WRITE accepted; longer ones get ILLEGAL REQUEST");

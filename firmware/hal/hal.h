@@ -54,7 +54,9 @@ class Hal {
 class FlashBackdoor {
  public:
   virtual ~FlashBackdoor() = default;
-  virtual void preload_page(const FlashAddress& address, const SectorStamp* stamps, const PageOob& oob) = 0;
+  // `count` consecutive pages from address.page (a whole program unit), sectors_per_page stamps each.
+  virtual void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
+                             const PageOob* oobs) = 0;
 };
 
 // What the hardware tells the firmware. The platform calls exactly one of these per

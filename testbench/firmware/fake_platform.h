@@ -104,11 +104,14 @@ class FakePlatform : public Hal, public FlashBackdoor {
   }
 
   // ---- FlashBackdoor
-  void preload_page(const FlashAddress& a, const SectorStamp* stamps, const PageOob& oob) override {
-    Page& pg = pages_[key(a, a.page)];
-    pg.programmed = true;
-    pg.stamps.assign(stamps, stamps + geo_.sectors_per_page());
-    pg.oob = oob;
+  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* stamps, const PageOob* oobs) override {
+    const uint32_t spp = geo_.sectors_per_page();
+    for (uint32_t p = 0; p < count; ++p) {
+      Page& pg = pages_[key(a, a.page + p)];
+      pg.programmed = true;
+      pg.stamps.assign(stamps + p * spp, stamps + (p + 1) * spp);
+      pg.oob = oobs[p];
+    }
   }
 
   // ---- test driving

@@ -29,12 +29,26 @@ struct Upiu {
   SectorStamp* stamps = nullptr;
   // Raw data segment (parameter lists, READ BUFFER data, descriptors) instead of stamps.
   uint8_t* bytes = nullptr;
+  // DataIn / DataOut / ReadyToTransfer: when non-zero and smaller than data_bytes, this object
+  // stands for ceil(data_bytes / segment_bytes) UPIUs of segment_bytes each (the last holds the
+  // rest), all for consecutive offsets. One object instead of many saves calls; wire_bytes() and
+  // the link's framing still count every UPIU's header. 0 = exactly one UPIU.
+  uint32_t segment_bytes = 0;
 
-  // Bytes on the wire before UniPro framing.
+  // How many UPIUs on the wire this object stands for.
+  uint32_t segments() const {
+    const bool segmented = type == UpiuType::DataIn || type == UpiuType::DataOut ||
+                           type == UpiuType::ReadyToTransfer;
+    if (!segmented || segment_bytes == 0 || data_bytes <= segment_bytes) return 1;
+    return (data_bytes + segment_bytes - 1) / segment_bytes;
+  }
+
+  // Bytes on the wire before UniPro framing (all segments together).
   uint32_t wire_bytes() const {
     switch (type) {
       case UpiuType::DataIn:
-      case UpiuType::DataOut: return kUpiuHeaderBytes + data_bytes;
+      case UpiuType::DataOut: return segments() * kUpiuHeaderBytes + data_bytes;
+      case UpiuType::ReadyToTransfer: return segments() * kUpiuHeaderBytes;
       case UpiuType::Response:
         return kUpiuHeaderBytes + (response.status != 0 || response.hpb_update_alert ? kSenseSegmentBytes : 0);
       default: return kUpiuHeaderBytes;

@@ -93,33 +93,38 @@ void FirmwareCpu::l2p_sram_access(uint32_t bytes, bool write) {
 }
 
 void FirmwareCpu::set_timer(uint64_t delay_ps, uint64_t cookie) {
-  Event e{EventKind::Timer};
+  Event e;
+  e.kind = EventKind::Timer;
   e.token = cookie;
   queue_.push(clock_ + sc_time(double(delay_ps), sc_core::SC_PS), e);
 }
 
 void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {
-  Event e{EventKind::Command};
+  Event e;
+  e.kind = EventKind::Command;
   e.command = cmd;
   queue_.push(at, e);
 }
 
 void FirmwareCpu::data_out_done(uint8_t tag, uint64_t token, const sc_time& at) {
-  Event e{EventKind::DataOut};
+  Event e;
+  e.kind = EventKind::DataOut;
   e.tag = tag;
   e.token = token;
   queue_.push(at, e);
 }
 
 void FirmwareCpu::data_in_done(uint8_t tag, uint64_t token, const sc_time& at) {
-  Event e{EventKind::DataIn};
+  Event e;
+  e.kind = EventKind::DataIn;
   e.tag = tag;
   e.token = token;
   queue_.push(at, e);
 }
 
 void FirmwareCpu::flash_complete(const FlashCompletion& c) {
-  Event e{EventKind::Flash};
+  Event e;
+  e.kind = EventKind::Flash;
   e.flash = c;
   queue_.push(sc_core::sc_time_stamp(), e);
 }

@@ -54,7 +54,7 @@ class FirmwareCpu : public sc_core::sc_module,
  private:
   enum class EventKind : uint8_t { Command, Flash, DataOut, DataIn, Timer };
   struct Event {
-    EventKind kind;
+    EventKind kind = EventKind::Command;
     uint8_t tag = 0;
     uint64_t token = 0;
     HostCommand command;

@@ -1,0 +1,237 @@
+// HPB entry signing / verification unit (see rtl/README.md for the scheme).
+//
+//   N   = (LU, generation, LBA[47:0])             the entry's context
+//   tag = AES_K(0x01 || N || PPN)[127:96]        32-bit MAC
+//   ks  = AES_K(0x02 || N || tag)[127:96]        32-bit keystream (SIV: IV = tag)
+//   entry = {PPN ^ ks, tag}
+//
+// Sign:   phase A computes tag, phase B computes ks.
+// Verify: phase A computes ks from the entry's tag, decrypts the PPN; phase B
+//         recomputes the tag over the decrypted PPN and compares.
+// Every job takes exactly 2 * (10 / ROUNDS_PER_CYCLE) cycles from the accepting
+// edge to the edge that raises out_valid, whatever the outcome (constant time);
+// the next job can be accepted on the following edge.
+//
+// Register interface (APB-lite style: write on the clock edge when reg_we is
+// high, combinational read of reg_addr).  Offsets in bytes:
+//   0x00 ID       RO  0x48504243 ("HPBC")
+//   0x04 CONFIG   RO  [7:0] ROUNDS_PER_CYCLE, [15:8] cycles per job, [23:16] version
+//   0x08 CTRL     WO  bit0 KEY_COMMIT (staged key -> session key, staging cleared)
+//                     bit1 KEY_ZEROIZE (session key and staging cleared, key invalid)
+//                     bit2 CLEAR_COUNTERS
+//   0x0C STATUS   RO  bit0 key valid, bit1 busy, bit2 key operation pending
+//   0x10..0x1C KEY0..KEY3 WO  staged session key, KEY0 = key bytes 0..3 (byte 0 in [31:24])
+//   0x20 SIGN_JOBS     RO  sign jobs completed
+//   0x24 VERIFY_JOBS   RO  verify jobs completed
+//   0x28 VERIFY_FAILS  RO  verify jobs whose tag did not match
+//   0x2C ERRORS        RO  jobs rejected (no key loaded, LBA beyond 48 bits)
+// Key registers have no read path: reading them returns 0.
+module hpb_crypto_unit #(
+    parameter integer ROUNDS_PER_CYCLE = 1
+) (
+    input  wire        clk,
+    input  wire        rst_n,
+    // register interface
+    input  wire        reg_we,
+    input  wire [5:0]  reg_addr,
+    input  wire [31:0] reg_wdata,
+    output reg  [31:0] reg_rdata,
+    // job stream in
+    input  wire        in_valid,
+    output wire        in_ready,
+    input  wire        in_verify,  // 0 = sign, 1 = verify
+    input  wire [7:0]  in_lun,
+    input  wire [63:0] in_lba,
+    input  wire [31:0] in_gen,
+    input  wire [31:0] in_ppn,     // sign: the PPN to hide
+    input  wire [63:0] in_entry,   // verify: the entry from the host
+    input  wire [7:0]  in_id,      // returned with the result
+    // result stream out
+    output reg         out_valid,
+    input  wire        out_ready,
+    output reg         out_verify,
+    output reg  [1:0]  out_status, // 0 ok, 1 tag mismatch, 2 no key, 3 LBA out of range
+    output reg  [31:0] out_ppn,    // sign: echo; verify: decrypted PPN if ok, else 0
+    output reg  [63:0] out_entry,  // sign: the entry if ok, else 0; verify: echo
+    output reg  [7:0]  out_id
+);
+  localparam integer CYCLES_PER_BLOCK = 10 / ROUNDS_PER_CYCLE;
+  localparam [7:0] VERSION = 8'd1;
+  localparam [7:0] DOMAIN_MAC = 8'h01;
+  localparam [7:0] DOMAIN_KS  = 8'h02;
+  localparam [1:0] ST_OK = 2'd0, ST_MISMATCH = 2'd1, ST_NO_KEY = 2'd2, ST_LBA_RANGE = 2'd3;
+
+  // ---------------- registers ----------------
+  // Key material stays out of waveform traces as well (there is no read path either).
+  /* verilator tracing_off */
+  reg [127:0] key_stage;
+  reg [127:0] session_key;
+  /* verilator tracing_on */
+  reg         key_valid;
+  reg [1:0]   key_op;       // pending key operation: bit0 commit, bit1 zeroize
+  reg [31:0]  cnt_sign, cnt_verify, cnt_fail, cnt_error;
+
+  // ---------------- job context ----------------
+  reg         busy;
+  reg         phase_b;
+  reg         job_verify;
+  reg [7:0]   job_lun;
+  reg [47:0]  job_lba;
+  reg [31:0]  job_gen;
+  reg [31:0]  job_ppn;      // sign: PPN; verify: decrypted PPN (after phase A)
+  reg [63:0]  job_entry;    // verify: the entry; sign: {--, tag} after phase A
+  reg [1:0]   job_error;    // ST_OK or the reject reason decided at accept
+  reg [7:0]   job_id;
+
+  // Both outputs of the scheme are 32-bit truncations of the AES block; the
+  // other 96 bits are dropped on purpose (synthesis prunes their last-round logic).
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [127:0] round_out;
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire         last;
+  wire [31:0]  ct32 = round_out[127:96];
+
+  wire ctrl_write = reg_we && (reg_addr == 6'h08);
+  wire [1:0] key_op_next = key_op | (ctrl_write ? reg_wdata[1:0] : 2'b00);
+
+  assign in_ready = !busy && (key_op == 2'b00);
+  wire accept   = in_valid && in_ready;
+  wire phase_a_end = busy && last && !phase_b;
+  wire finish   = busy && last && phase_b && (!out_valid || out_ready);
+
+  // Block for the first AES call of an accepted job, and for the second call.
+  wire [127:0] first_block = in_verify
+      ? {DOMAIN_KS,  in_lun, in_gen, in_lba[47:0], in_entry[31:0]}
+      : {DOMAIN_MAC, in_lun, in_gen, in_lba[47:0], in_ppn};
+  wire [31:0]  dec_ppn = job_entry[63:32] ^ ct32;
+  wire [127:0] second_block = job_verify
+      ? {DOMAIN_MAC, job_lun, job_gen, job_lba, dec_ppn}
+      : {DOMAIN_KS,  job_lun, job_gen, job_lba, ct32};
+
+  hpb_aes128_datapath #(.ROUNDS_PER_CYCLE(ROUNDS_PER_CYCLE)) u_aes (
+      .clk       (clk),
+      .rst_n     (rst_n),
+      .load      (accept || phase_a_end),
+      .load_block(accept ? first_block : second_block),
+      .advance   (busy && !last),
+      .key       (session_key),
+      .round_out (round_out),
+      .last      (last)
+  );
+
+  // Result of the finishing cycle.
+  wire        tag_match = (ct32 == job_entry[31:0]);
+  wire [1:0]  fin_status = (job_error != ST_OK) ? job_error
+                         : (job_verify && !tag_match) ? ST_MISMATCH : ST_OK;
+
+  // ---------------- control ----------------
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      busy       <= 1'b0;
+      phase_b    <= 1'b0;
+      out_valid  <= 1'b0;
+      key_valid  <= 1'b0;
+      key_op     <= 2'b00;
+      key_stage  <= 128'd0;
+      session_key <= 128'd0;
+      cnt_sign   <= 32'd0;
+      cnt_verify <= 32'd0;
+      cnt_fail   <= 32'd0;
+      cnt_error  <= 32'd0;
+    end else begin
+      // key staging registers
+      if (reg_we && reg_addr == 6'h10) key_stage[127:96] <= reg_wdata;
+      if (reg_we && reg_addr == 6'h14) key_stage[95:64]  <= reg_wdata;
+      if (reg_we && reg_addr == 6'h18) key_stage[63:32]  <= reg_wdata;
+      if (reg_we && reg_addr == 6'h1C) key_stage[31:0]   <= reg_wdata;
+
+      // key operations take effect only while no job is in flight (a job
+      // accepted on the same edge runs first, with the old key)
+      if (!busy && !accept && key_op_next != 2'b00) begin
+        key_op <= 2'b00;
+        if (key_op_next[1]) begin
+          session_key <= 128'd0;
+          key_stage   <= 128'd0;
+          key_valid   <= 1'b0;
+        end else begin
+          session_key <= key_stage;
+          key_stage   <= 128'd0;
+          key_valid   <= 1'b1;
+        end
+      end else begin
+        key_op <= key_op_next;
+      end
+
+      if (out_valid && out_ready) out_valid <= 1'b0;
+
+      if (accept) begin
+        busy    <= 1'b1;
+        phase_b <= 1'b0;
+      end
+      if (phase_a_end) phase_b <= 1'b1;
+
+      if (finish) begin
+        busy      <= 1'b0;
+        phase_b   <= 1'b0;
+        out_valid <= 1'b1;
+      end
+
+      if (ctrl_write && reg_wdata[2]) begin
+        cnt_sign   <= 32'd0;
+        cnt_verify <= 32'd0;
+        cnt_fail   <= 32'd0;
+        cnt_error  <= 32'd0;
+      end else if (finish) begin
+        if (job_verify) cnt_verify <= cnt_verify + 32'd1;
+        else            cnt_sign   <= cnt_sign + 32'd1;
+        if (fin_status == ST_MISMATCH) cnt_fail <= cnt_fail + 32'd1;
+        if (job_error != ST_OK)        cnt_error <= cnt_error + 32'd1;
+      end
+    end
+  end
+
+  // ---------------- job data (no reset needed) ----------------
+  always @(posedge clk) begin
+    if (accept) begin
+      job_verify <= in_verify;
+      job_lun    <= in_lun;
+      job_lba    <= in_lba[47:0];
+      job_gen    <= in_gen;
+      job_ppn    <= in_ppn;
+      job_entry  <= in_entry;
+      job_id     <= in_id;
+      job_error  <= !key_valid ? ST_NO_KEY
+                  : (in_lba[63:48] != 16'd0) ? ST_LBA_RANGE : ST_OK;
+    end
+    if (phase_a_end) begin
+      if (job_verify) job_ppn <= dec_ppn;
+      else            job_entry[31:0] <= ct32;  // the tag
+    end
+    if (finish) begin
+      out_verify <= job_verify;
+      out_status <= fin_status;
+      out_id     <= job_id;
+      if (job_verify) begin
+        out_ppn   <= (fin_status == ST_OK) ? job_ppn : 32'd0;
+        out_entry <= job_entry;
+      end else begin
+        out_ppn   <= job_ppn;
+        out_entry <= (fin_status == ST_OK) ? {job_ppn ^ ct32, job_entry[31:0]} : 64'd0;
+      end
+    end
+  end
+
+  // ---------------- register read (combinational) ----------------
+  always @* begin
+    case (reg_addr)
+      6'h00:   reg_rdata = 32'h48504243;
+      6'h04:   reg_rdata = {8'd0, VERSION, 8'(2 * CYCLES_PER_BLOCK), 8'(ROUNDS_PER_CYCLE)};
+      6'h0C:   reg_rdata = {29'd0, (key_op != 2'b00), busy, key_valid};
+      6'h20:   reg_rdata = cnt_sign;
+      6'h24:   reg_rdata = cnt_verify;
+      6'h28:   reg_rdata = cnt_fail;
+      6'h2C:   reg_rdata = cnt_error;
+      default: reg_rdata = 32'd0;  // CTRL and KEY0..3 are write-only
+    endcase
+  end
+endmodule

@@ -1,0 +1,156 @@
+// ufs-sim: the simulator's command line.
+//   ufs-sim run --preset NAME --workload SPEC --out DIR [--set key=value ...]
+//   ufs-sim bench            simulator speed on the ufs31 4 KiB random-read benchmark
+//   ufs-sim params [--preset NAME]   every parameter: key, type, unit, value, meaning
+//   ufs-sim presets          the presets shipped in sim/presets
+//   ufs-sim trace-stats SPEC statistics of a trace
+// Bad input (config, workload, trace line, option) ends with a one-line error and exit status 2.
+#include <CLI/CLI.hpp>
+#include <systemc>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include "config/config_tree.h"
+#include "output/run_folder.h"
+#include "platform/platform_config.h"
+#include "platform/simulation.h"
+#include "workload/spec_values.h"
+#include "workload/trace_stats.h"
+#include "workload/workload_error.h"
+
+using namespace ufs;
+
+// The kernel prints its banner at the first elaboration unless this is set; a static
+// initialiser in the program runs before that.
+static const int quiet_systemc_banner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+
+namespace {
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "ufs-sim: error: %s\n", message.c_str());
+  return 2;
+}
+
+void print_summary(const RunResult& r) {
+  std::cout << RunFolder::format_summary(r.stats);
+}
+
+int run_command(RunOptions o, const std::string& fill) {
+  if (!fill.empty()) o.precondition_fill_bytes = parse_size("--precondition-fill", fill);
+  const RunResult r = run_simulation(o);
+  if (!o.quiet) print_summary(r);
+  if (r.mismatches) {
+    std::fprintf(stderr, "ufs-sim: data integrity: %llu mismatches (first: %s)\n",
+                 static_cast<unsigned long long>(r.mismatches),
+                 r.stats["scoreboard"].value("first_mismatch", std::string()).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  CLI::App app{"ufs-sim: a SystemC/TLM-2.0 model of a UFS device and its host"};
+  app.require_subcommand(1);
+
+  RunOptions run;
+  std::string fill;
+  auto* run_cmd = app.add_subcommand("run", "simulate a workload on a preset");
+  run_cmd->add_option("--preset", run.preset, "preset name (sim/presets) or JSON file")->capture_default_str();
+  run_cmd->add_option("--workload", run.workload, "synthetic spec (rw=randread,bs=4k,...) or trace:FORMAT:PATH")
+      ->required();
+  run_cmd->add_option("--out", run.out_dir, "run folder for stats.json, CSVs, config.json");
+  run_cmd->add_option("--set", run.sets, "override a parameter: key=value (repeatable)");
+  run_cmd->add_option("--precondition-fill", fill, "functionally write LBA [0, SIZE) before the run (e.g. 8g)");
+  run_cmd->add_option("--precondition", run.precondition_workload, "workload played before the measured one");
+  bool no_check = false;
+  run_cmd->add_flag("--no-check", no_check, "turn the data-integrity scoreboard off");
+  run_cmd->add_flag("--quiet", run.quiet, "no summary on stdout");
+  run_cmd->add_flag("--progress", run.force_progress, "progress line on stderr even when it is no terminal");
+
+  uint64_t bench_ios = 500000;
+  std::string bench_preset = "ufs31";
+  std::vector<std::string> bench_sets;
+  auto* bench_cmd = app.add_subcommand("bench", "simulator speed: 4 KiB random reads at QD32 over 8 GiB written beforehand");
+  bench_cmd->add_option("--ios", bench_ios, "reads to simulate")->capture_default_str();
+  bench_cmd->add_option("--preset", bench_preset, "preset")->capture_default_str();
+  bench_cmd->add_option("--set", bench_sets, "override a parameter: key=value (repeatable)");
+
+  std::string params_preset = "ufs31";
+  std::vector<std::string> params_sets;
+  auto* params_cmd = app.add_subcommand("params", "list every parameter with its unit, value and meaning");
+  params_cmd->add_option("--preset", params_preset, "preset")->capture_default_str();
+  params_cmd->add_option("--set", params_sets, "override a parameter: key=value (repeatable)");
+
+  auto* presets_cmd = app.add_subcommand("presets", "list the presets");
+
+  std::string trace_spec;
+  auto* stats_cmd = app.add_subcommand("trace-stats", "statistics of a trace (mix, sizes, footprint, locality)");
+  stats_cmd->add_option("spec", trace_spec, "trace:FORMAT:PATH[,options]")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  try {
+    if (*run_cmd) {
+      run.check_data = !no_check;
+      return run_command(run, fill);
+    }
+    if (*bench_cmd) {
+      RunOptions o;
+      o.preset = bench_preset;
+      o.sets = bench_sets;
+      o.workload = "rw=randread,bs=4k,iodepth=32,numjobs=1,size=8g,count=" + std::to_string(bench_ios);
+      o.precondition_fill_bytes = 8ull << 30;
+      o.check_data = false;
+      o.quiet = true;
+      const RunResult r = run_simulation(o);
+      std::printf("benchmark: %llu x 4 KiB random read, QD32, 8 GiB preconditioned range, preset %s\n",
+                  static_cast<unsigned long long>(bench_ios), bench_preset.c_str());
+      std::printf("  simulated: %.1f ms, %.0f IOPS\n", r.stats["simulated_seconds"].get<double>() * 1e3,
+                  r.stats["iops"].get<double>());
+      std::printf("  wall clock: %.2f s (including elaboration and precondition)\n", r.wall_seconds);
+      std::printf("  speed: %.0f simulated I/Os per wall-clock second\n", double(bench_ios) / r.wall_seconds);
+      std::printf("  peak memory: %.1f MiB\n", double(r.peak_rss_kib) / 1024.0);
+      return 0;
+    }
+    if (*params_cmd) {
+      ConfigTree tree;
+      tree.load(params_preset);
+      for (const auto& s : params_sets) tree.set_assignment(s);
+      PlatformConfig config;
+      config.bind(tree);
+      tree.check_unknown_keys();
+      std::cout << tree.describe_parameters();
+      return 0;
+    }
+    if (*presets_cmd) {
+      ConfigTree tree;
+      for (const auto& p : tree.list_presets()) std::cout << p << "\n";
+      return 0;
+    }
+    if (*stats_cmd) {
+      std::cout << format_trace_stats(compute_trace_stats(trace_spec));
+      return 0;
+    }
+  } catch (const ConfigError& e) {
+    return fail(e.what());
+  } catch (const WorkloadError& e) {
+    return fail(e.what());
+  } catch (const RunFolderError& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  return 0;
+}

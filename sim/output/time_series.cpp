@@ -1,0 +1,63 @@
+#include "output/time_series.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <stdexcept>
+
+namespace ufs {
+
+TimeSeries::TimeSeries(uint64_t interval_ps) : interval_ps_(interval_ps) {
+  if (interval_ps_ == 0) throw std::invalid_argument("TimeSeries: interval must be > 0");
+}
+
+void TimeSeries::record(OpClass op, uint64_t complete_ps, uint64_t bytes, uint64_t latency_ps) {
+  // Intervals are (start, end]: a completion exactly at 10 ms counts in the row labelled 0.010 s,
+  // so a run ending on an interval boundary gets no empty trailing interval.
+  const size_t index = static_cast<size_t>(complete_ps == 0 ? 0 : (complete_ps - 1) / interval_ps_);
+  if (index >= bins_.size()) bins_.resize(index + 1);
+  Bin& bin = bins_[index];
+  const int k = op == OpClass::Read ? 0 : 1;
+  ++bin.count[k];
+  bin.bytes[k] += bytes;
+  bin.latency_ps[k] += static_cast<long double>(latency_ps);
+}
+
+std::vector<TimeSeries::Row> TimeSeries::rows(uint64_t end_ps) const {
+  std::vector<Row> out;
+  out.reserve(bins_.size());
+  for (size_t i = 0; i < bins_.size(); ++i) {
+    const uint64_t start = i * interval_ps_;
+    uint64_t end = start + interval_ps_;
+    if (i + 1 == bins_.size() && end_ps > start && end_ps < end) end = end_ps;  // partial last interval
+    const double seconds = static_cast<double>(end - start) * 1e-12;
+    const Bin& b = bins_[i];
+    Row r;
+    r.time_s = static_cast<double>(end) * 1e-12;
+    r.reads = b.count[0];
+    r.writes = b.count[1];
+    r.read_iops = static_cast<double>(b.count[0]) / seconds;
+    r.write_iops = static_cast<double>(b.count[1]) / seconds;
+    r.read_mbps = static_cast<double>(b.bytes[0]) / seconds / 1e6;
+    r.write_mbps = static_cast<double>(b.bytes[1]) / seconds / 1e6;
+    r.mean_read_lat_us = b.count[0] ? static_cast<double>(b.latency_ps[0] / b.count[0]) * 1e-6 : 0.0;
+    r.mean_write_lat_us = b.count[1] ? static_cast<double>(b.latency_ps[1] / b.count[1]) * 1e-6 : 0.0;
+    out.push_back(r);
+  }
+  return out;
+}
+
+void TimeSeries::write_csv(std::ostream& out, uint64_t end_ps) const {
+  out << kCsvHeader << '\n';
+  const auto old_precision = out.precision();
+  out << std::setprecision(9);
+  for (const Row& r : rows(end_ps)) {
+    out << r.time_s << ',' << r.read_iops << ',' << r.write_iops << ',' << r.read_mbps << ',' << r.write_mbps << ',';
+    if (r.reads) out << r.mean_read_lat_us;
+    out << ',';
+    if (r.writes) out << r.mean_write_lat_us;
+    out << '\n';
+  }
+  out.precision(old_precision);
+}
+
+}  // namespace ufs

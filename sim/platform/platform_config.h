@@ -1,0 +1,45 @@
+// Every model's parameters for one run, bound from the configuration tree.
+#pragma once
+#include "bus/interconnect_params.h"
+#include "config/config_tree.h"
+#include "cpu/cpu_params.h"
+#include "fcc/flash_controller_params.h"
+#include "firmware_params.h"
+#include "host/host_params.h"
+#include "hostif/host_interface_params.h"
+#include "link/link_params.h"
+#include "memory/memory_params.h"
+#include "nand/nand_params.h"
+
+namespace ufs {
+
+struct PlatformConfig {
+  HostParams host;
+  LinkParams link;
+  HostInterfaceParams hostif;
+  InterconnectParams bus;
+  MemoryParams memory;
+  CpuParams cpu;
+  FlashControllerParams fcc;
+  NandParams nand;
+  FirmwareParams firmware;
+
+  // Binds every section; throws ConfigError naming the key on any problem.
+  void bind(ConfigTree& tree) {
+    tree.bind_section("host", host);
+    tree.bind_section("link", link);
+    tree.bind_section("hostif", hostif);
+    tree.bind_section("bus", bus);
+    tree.bind_section("memory", memory);
+    tree.bind_section("cpu", cpu);
+    tree.bind_section("fcc", fcc);
+    tree.bind_section("nand", nand);
+    tree.bind_section("firmware", firmware);
+    firmware.data_buffer_kib = memory.data_buffer_kib;
+    const std::string problem = firmware.validate();
+    if (!problem.empty()) throw ConfigError("firmware." + problem + " (memory.data_buffer_kib = " +
+                                            std::to_string(memory.data_buffer_kib) + ")");
+  }
+};
+
+}  // namespace ufs

@@ -1,0 +1,132 @@
+#include "platform/run_statistics.h"
+#include "platform/ufs_platform.h"
+
+namespace ufs {
+
+namespace {
+const char* const kOpNames[4] = {"read", "write", "flush", "unmap"};
+double seconds(const sc_core::sc_time& t) { return t.to_seconds(); }
+}  // namespace
+
+RunStatistics::RunStatistics(bool check_data, uint64_t interval_ps)
+    : scoreboard_(check_data ? std::make_unique<Scoreboard>() : nullptr), series_(interval_ps) {}
+
+void RunStatistics::on_issue(const IoRecord& r) {
+  if (scoreboard_) scoreboard_->on_issue(r);
+}
+
+void RunStatistics::on_complete(const IoRecord& r) {
+  if (scoreboard_) scoreboard_->on_complete(r);
+  ++completed_;
+  const size_t op = size_t(r.request.op);
+  if (r.status != 0) { ++errors_; return; }
+  // Latency as the application sees it: from arrival (open loop) or submission to completion.
+  const uint64_t from = r.arrival_ps ? r.arrival_ps : r.issue_ps;
+  const uint64_t latency = r.complete_ps > from ? r.complete_ps - from : 0;
+  by_op_[op].record(latency);
+  by_stream_[r.request.stream].record(latency);
+  ++count_[op];
+  const uint64_t bytes = uint64_t(r.request.blocks) * kSectorBytes;
+  bytes_[op] += bytes;
+  if (r.request.op == BlockOp::Read || r.request.op == BlockOp::Write)
+    series_.record(r.request.op == BlockOp::Read ? TimeSeries::OpClass::Read : TimeSeries::OpClass::Write,
+                   r.complete_ps - start_ps_, bytes, latency);
+}
+
+void RunStatistics::start_measurement(uint64_t now_ps) {
+  for (auto& h : by_op_) h.reset();
+  by_stream_.clear();
+  series_ = TimeSeries(series_.interval_ps());
+  for (int i = 0; i < 4; ++i) bytes_[i] = count_[i] = 0;
+  errors_ = 0;
+  completed_ = 0;
+  start_ps_ = now_ps;
+}
+
+nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wall_seconds) const {
+  using nlohmann::json;
+  json j;
+  const double elapsed = double(end_ps - start_ps_) * 1e-12;
+  const double ps_to_us = 1e-6;
+  uint64_t total = 0;
+  for (int i = 0; i < 4; ++i) total += count_[i];
+  j["simulated_seconds"] = elapsed;
+  j["wall_seconds"] = wall_seconds;
+  j["requests"] = total;
+  j["errors"] = errors_;
+  j["iops"] = elapsed > 0 ? double(total) / elapsed : 0.0;
+  j["simulated_ios_per_wall_second"] = wall_seconds > 0 ? double(total) / wall_seconds : 0.0;
+  json ops = json::object();
+  for (int i = 0; i < 4; ++i) {
+    if (count_[i] == 0) continue;
+    json o = by_op_[i].summary_json(ps_to_us);
+    o["unit"] = "us";
+    o["count"] = count_[i];
+    o["iops"] = elapsed > 0 ? double(count_[i]) / elapsed : 0.0;
+    o["mb_per_s"] = elapsed > 0 ? double(bytes_[i]) / elapsed / 1e6 : 0.0;
+    o["bytes"] = bytes_[i];
+    ops[kOpNames[i]] = o;
+  }
+  j["ops"] = ops;
+  json streams = json::object();
+  for (const auto& [id, h] : by_stream_) {
+    const std::string name = id < stream_names_.size() ? stream_names_[id] : "stream" + std::to_string(id);
+    json s = h.summary_json(ps_to_us);
+    s["unit"] = "us";
+    streams[name] = s;
+  }
+  j["streams"] = streams;
+
+  // Utilisation: busy fractions over the whole simulated time (busy + idle = 1).
+  const double whole = sc_core::sc_time_stamp().to_seconds();
+  const FlashGeometry g = p.geometry();
+  json die_busy = json::array(), channel_busy = json::array();
+  for (uint32_t d = 0; d < g.dies(); ++d) die_busy.push_back(whole > 0 ? seconds(p.fcc.die_busy_time(d)) / whole : 0.0);
+  for (uint32_t c = 0; c < g.channels; ++c)
+    channel_busy.push_back(whole > 0 ? seconds(p.fcc.channel_busy_time(c)) / whole : 0.0);
+  json util;
+  util["die_busy"] = die_busy;
+  util["channel_busy"] = channel_busy;
+  util["cpu_busy"] = whole > 0 ? seconds(p.cpu.busy_time()) / whole : 0.0;
+  util["link_host_to_device"] = whole > 0 ? seconds(p.link.stats(UniproLink::kHostToDevice).busy) / whole : 0.0;
+  util["link_device_to_host"] = whole > 0 ? seconds(p.link.stats(UniproLink::kDeviceToHost).busy) / whole : 0.0;
+  j["utilisation"] = util;
+  j["utilisation_window_seconds"] = whole;
+
+  const FirmwareStats& f = p.firmware().stats();
+  json ftl;
+  ftl["logical_blocks"] = p.firmware().logical_blocks();
+  ftl["host_write_blocks"] = f.host_write_blocks;
+  ftl["host_read_blocks"] = f.host_read_blocks;
+  ftl["read_cache_hits"] = f.read_cache_hits;
+  ftl["read_unmapped"] = f.read_unmapped;
+  ftl["flash_reads"] = f.flash_reads;
+  ftl["host_program_sectors"] = f.host_program_sectors;
+  ftl["padding_sectors"] = f.padding_sectors;
+  ftl["gc_victims"] = f.gc_victims;
+  ftl["gc_moved_sectors"] = f.gc_moved_sectors;
+  ftl["erases"] = f.erases;
+  ftl["program_failures"] = f.program_failures;
+  ftl["write_amplification"] = p.firmware().write_amplification();
+  ftl["check_conditions"] = f.check_conditions;
+  ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
+  j["ftl"] = ftl;
+
+  json flash;
+  flash["reads"] = p.fcc.ops_completed(FlashOpcode::Read);
+  flash["programs"] = p.fcc.ops_completed(FlashOpcode::Program);
+  flash["erases"] = p.fcc.ops_completed(FlashOpcode::Erase);
+  flash["rule_violations"] = p.fcc.rule_violations();
+  j["flash"] = flash;
+
+  if (scoreboard_) {
+    json sb;
+    sb["checked_blocks"] = scoreboard_->checked_blocks();
+    sb["mismatches"] = scoreboard_->mismatches();
+    if (scoreboard_->mismatches()) sb["first_mismatch"] = scoreboard_->first_mismatch();
+    j["scoreboard"] = sb;
+  }
+  return j;
+}
+
+}  // namespace ufs

@@ -1,0 +1,51 @@
+// Collects what a run reports: latency histograms per op and per stream, a time
+// series, byte counts; and (optionally) feeds the data-integrity scoreboard.
+// Then turns them, with the platform's own counters, into stats.json.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+#include "host/host_observer.h"
+#include "output/latency_histogram.h"
+#include "output/time_series.h"
+#include "scoreboard.h"
+
+namespace ufs {
+
+class UfsPlatform;
+
+class RunStatistics : public HostObserver {
+ public:
+  explicit RunStatistics(bool check_data, uint64_t interval_ps = 10'000'000'000ull);
+
+  void on_issue(const IoRecord& r) override;
+  void on_complete(const IoRecord& r) override;
+
+  // Start of the measured phase: forget what the precondition phase did (the scoreboard keeps it).
+  void start_measurement(uint64_t now_ps);
+  void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
+
+  Scoreboard* scoreboard() { return scoreboard_.get(); }
+  uint64_t completed() const { return completed_; }
+  const LatencyHistogram& latency(BlockOp op) const { return by_op_[size_t(op)]; }
+  const TimeSeries& time_series() const { return series_; }
+
+  // stats.json: throughput, latency per op and stream, utilisation, FTL and link counters.
+  nlohmann::json to_json(UfsPlatform& platform, uint64_t end_ps, double wall_seconds) const;
+
+ private:
+  std::unique_ptr<Scoreboard> scoreboard_;
+  LatencyHistogram by_op_[4];
+  std::map<uint32_t, LatencyHistogram> by_stream_;
+  TimeSeries series_;
+  std::vector<std::string> stream_names_;
+  uint64_t bytes_[4] = {0, 0, 0, 0};
+  uint64_t count_[4] = {0, 0, 0, 0};
+  uint64_t errors_ = 0;
+  uint64_t completed_ = 0;
+  uint64_t start_ps_ = 0;
+};
+
+}  // namespace ufs

@@ -1,0 +1,169 @@
+#include "platform/simulation.h"
+#include <sys/resource.h>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include "config/config_tree.h"
+#include "output/progress_line.h"
+#include "output/run_folder.h"
+#include "platform/run_statistics.h"
+#include "platform/ufs_platform.h"
+#include "workload/workload_error.h"
+#include "workload/workload_factory.h"
+
+namespace ufs {
+
+uint64_t peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return uint64_t(u.ru_maxrss);
+}
+
+namespace {
+
+// Drives the phases: precondition workload, then the measured one.
+class RunController : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(RunController);
+  RunController(sc_core::sc_module_name name, UfsPlatform& platform, RunStatistics& stats,
+                std::vector<std::unique_ptr<RequestSubmitter>>& precondition,
+                std::vector<std::unique_ptr<RequestSubmitter>>& measured, uint64_t runtime_ps,
+                bool* deadline_passed)
+      : sc_core::sc_module(name), platform_(platform), stats_(stats), precondition_(precondition),
+        measured_(measured), runtime_ps_(runtime_ps), deadline_passed_(deadline_passed) {
+    SC_THREAD(run);
+  }
+  bool finished = false;
+  uint64_t measure_start_ps = 0;
+
+ private:
+  void run() {
+    HostDriver& host = platform_.host;
+    if (!precondition_.empty()) {
+      for (auto& s : precondition_) host.add_submitter(s.get());
+      wait(sc_core::SC_ZERO_TIME);
+      while (!host.done()) wait(host.done_event());
+    }
+    measure_start_ps = sc_core::sc_time_stamp().value();
+    stats_.start_measurement(measure_start_ps);
+    for (auto& s : measured_) host.add_submitter(s.get());
+    wait(sc_core::SC_ZERO_TIME);
+    if (runtime_ps_) {
+      // Stop issuing at the runtime; what is in flight completes.
+      wait(sc_core::sc_time(double(runtime_ps_), sc_core::SC_PS), host.done_event());
+      *deadline_passed_ = true;
+    }
+    while (!host.done()) wait(host.done_event());
+    finished = true;
+    sc_core::sc_stop();
+  }
+
+ private:
+  UfsPlatform& platform_;
+  RunStatistics& stats_;
+  std::vector<std::unique_ptr<RequestSubmitter>>& precondition_;
+  std::vector<std::unique_ptr<RequestSubmitter>>& measured_;
+  uint64_t runtime_ps_;
+  bool* deadline_passed_;
+};
+
+// Ends a submitter at a deadline (workload `runtime=`): the program knows simulated time, the workload does not.
+class DeadlineSubmitter : public RequestSubmitter {
+ public:
+  DeadlineSubmitter(std::unique_ptr<RequestSubmitter> inner, const bool* passed)
+      : inner_(std::move(inner)), passed_(passed) {}
+  bool next(BlockRequest& out) override { return !*passed_ && inner_->next(out); }
+  uint32_t max_outstanding() const override { return inner_->max_outstanding(); }
+  bool timed() const override { return inner_->timed(); }
+  std::string stream_name(uint32_t s) const override { return inner_->stream_name(s); }
+
+ private:
+  std::unique_ptr<RequestSubmitter> inner_;
+  const bool* passed_;
+};
+
+}  // namespace
+
+RunResult run_simulation(const RunOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  ConfigTree tree;
+  tree.load(o.preset);
+  for (const auto& s : o.sets) tree.set_assignment(s);
+  PlatformConfig config;
+  config.bind(tree);
+  tree.check_unknown_keys();
+
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  auto platform = std::make_unique<UfsPlatform>("ufs", config);
+  const uint64_t capacity = platform->firmware().logical_blocks();
+
+  if (o.precondition_fill_bytes) {
+    const uint64_t blocks = o.precondition_fill_bytes / kSectorBytes;
+    if (blocks > capacity)
+      throw ConfigError("precondition fill of " + std::to_string(o.precondition_fill_bytes) +
+                        " bytes exceeds the device's " + std::to_string(capacity * kSectorBytes) + " bytes");
+    platform->firmware().precondition(0, blocks, *platform);
+  }
+
+  std::vector<std::unique_ptr<RequestSubmitter>> precondition, measured;
+  if (!o.precondition_workload.empty()) precondition = make_workload(o.precondition_workload, capacity);
+  WorkloadPlan plan = make_workload_plan(o.workload, capacity);
+  bool deadline = false;
+  RunStatistics stats(o.check_data);
+  std::vector<std::string> names;
+  for (auto& s : plan.submitters) {
+    for (uint32_t i = 0; i < 64; ++i) names.push_back(s->stream_name(i));
+    break;
+  }
+  for (auto& s : plan.submitters)
+    measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline));
+  if (o.precondition_fill_bytes && stats.scoreboard())
+    stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
+  platform->host.set_observer(&stats);
+
+  RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline);
+  ProgressLine progress(o.force_progress ? ProgressLine::Mode::Always
+                        : o.progress ? ProgressLine::Mode::Auto : ProgressLine::Mode::Never);
+  if (progress.enabled()) {
+    const sc_core::sc_time step(1, sc_core::SC_MS);
+    while (!controller.finished && sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+      sc_core::sc_start(step);
+      progress.update(sc_core::sc_time_stamp().to_seconds(), stats.completed(), plan.expected_requests);
+      if (!sc_core::sc_pending_activity()) break;
+    }
+    progress.finish(sc_core::sc_time_stamp().to_seconds(), stats.completed(), plan.expected_requests);
+  } else {
+    sc_core::sc_start();
+  }
+
+  if (!controller.finished)
+    throw std::runtime_error("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
+                             std::to_string(platform->host.outstanding()) +
+                             " commands outstanding; firmware state:\n" + platform->firmware().debug_state());
+
+  RunResult result;
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const uint64_t end_ps = sc_core::sc_time_stamp().value();
+  result.stats = stats.to_json(*platform, end_ps, result.wall_seconds);
+  result.peak_rss_kib = peak_rss_kib();
+  result.stats["peak_rss_mib"] = double(result.peak_rss_kib) / 1024.0;
+  result.stats["preset"] = o.preset;
+  result.stats["workload"] = o.workload;
+  result.mismatches = stats.scoreboard() ? stats.scoreboard()->mismatches() : 0;
+  if (!o.out_dir.empty()) {
+    RunFolder folder(o.out_dir);
+    folder.write_config(tree.effective_config_json());
+    folder.write_stats(result.stats);
+    for (int op = 0; op < 4; ++op) {
+      const LatencyHistogram& h = stats.latency(BlockOp(op));
+      static const char* names4[] = {"read", "write", "flush", "unmap"};
+      if (!h.empty()) folder.write_latency_cdf(names4[op], h, 1e-6);
+    }
+    folder.write_time_series(stats.time_series(), end_ps - controller.measure_start_ps);
+    folder.write_summary(result.stats);
+  }
+  return result;
+}
+
+}  // namespace ufs

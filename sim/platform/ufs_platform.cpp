@@ -1,0 +1,49 @@
+#include "platform/ufs_platform.h"
+
+namespace ufs {
+
+namespace {
+constexpr unsigned kDataBufferPort = 0;
+constexpr unsigned kL2pSramPort = 1;
+}  // namespace
+
+UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& config)
+    : sc_core::sc_module(name),
+      host("host", config.host),
+      link("link", config.link),
+      hostif("hostif", config.hostif),
+      bus("bus", config.bus),
+      data_buffer("data_buffer", uint64_t(config.memory.data_buffer_kib) * 1024, 256 * 4096, config.memory.sram),
+      l2p_sram("l2p_sram", uint64_t(config.memory.l2p_sram_kib) * 1024, config.memory.sram),
+      cpu("cpu", config.cpu),
+      fcc("fcc", config.fcc, config.nand),
+      config_(config) {
+  // UPIUs: host <-> link <-> host interface
+  host.to_link.bind(link.host_in);
+  link.device_out.bind(hostif.from_link);
+  hostif.to_link.bind(link.device_in);
+  link.host_out.bind(host.from_link);
+  // Initiators on the interconnect (binding order = port ids on targ)
+  cpu.bus.bind(bus.targ);
+  hostif.dma.bind(bus.targ);
+  fcc.dma.bind(bus.targ);
+  // Targets on the interconnect
+  bus.init.bind(data_buffer.socket);
+  bus.init.bind(l2p_sram.socket);
+  bus.map(0, data_buffer.sector_bytes(), kDataBufferPort);
+  bus.map(kByteRegionBase, data_buffer.byte_region_bytes(), kDataBufferPort);
+  bus.map(FirmwareCpu::kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort);
+
+  firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
+  cpu.attach(firmware_.get(), &hostif, &fcc);
+  hostif.set_listener(&cpu);
+  fcc.set_listener(&cpu);
+}
+
+void UfsPlatform::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
+                                const PageOob* oobs) {
+  const FlashStatus s = fcc.nand_die(address.die).program(address, count, stamps, oobs, count);
+  if (s != FlashStatus::Ok) SC_REPORT_ERROR(name(), "precondition: the NAND refused a preload program");
+}
+
+}  // namespace ufs

@@ -1,0 +1,46 @@
+// The whole system of ARCHITECTURE.md, elaborated from one PlatformConfig:
+// host driver -- UniPro link -- host interface, firmware CPU, interconnect,
+// data buffer, L2P SRAM, flash demux with its NAND dies, and the firmware.
+#pragma once
+#include <memory>
+#include <systemc>
+#include "bus/interconnect.h"
+#include "cpu/firmware_cpu.h"
+#include "device_firmware.h"
+#include "fcc/flash_controller.h"
+#include "host/host_driver.h"
+#include "hostif/host_interface.h"
+#include "link/unipro_link.h"
+#include "memory/data_buffer.h"
+#include "memory/l2p_sram.h"
+#include "platform/platform_config.h"
+
+namespace ufs {
+
+class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
+ public:
+  UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& config);
+
+  HostDriver host;
+  UniproLink link;
+  HostInterface hostif;
+  Interconnect bus;
+  DataBuffer data_buffer;
+  L2pSram l2p_sram;
+  FirmwareCpu cpu;
+  FlashController fcc;
+
+  DeviceFirmware& firmware() { return *firmware_; }
+  const PlatformConfig& config() const { return config_; }
+  FlashGeometry geometry() const { return fcc.geometry(); }
+
+  // FlashBackdoor: zero-time page fill used by DeviceFirmware::precondition.
+  void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
+                     const PageOob* oobs) override;
+
+ private:
+  PlatformConfig config_;
+  std::unique_ptr<DeviceFirmware> firmware_;
+};
+
+}  // namespace ufs

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Plots for ufs-sim run folders and experiment tables.
+
+    python3 sim/plot.py RUN_DIR [--out DIR]          # run folder -> PNGs (default: into RUN_DIR)
+    python3 sim/plot.py --experiment CSV [--out DIR]  # published vs model -> PNGs (default: beside CSV)
+
+File-format contract (also in sim/output/README.md; the C++ side is
+sim/output/run_folder.h, latency_histogram.h, time_series.h). Every input is
+optional: a plot whose input is missing is skipped with a note on stderr.
+
+Run folder inputs
+  latency_cdf_<op>.csv   columns: latency_us,fraction
+                         one row per non-empty histogram bucket, ascending; latency_us is
+                         the bucket's upper end, fraction = share of <op> requests <= it.
+                         <op> is lowercase: read, write, (flush, unmap, ...).
+  timeseries.csv         columns: time_s,read_iops,write_iops,read_mbps,write_mbps,
+                                  mean_read_lat_us,mean_write_lat_us
+                         one row per interval; time_s = END of the interval (simulated s);
+                         MB/s decimal (1e6 B/s); an empty mean latency = no completions.
+  stats.json             keys read here:
+                           run.preset, run.workload       (strings, plot titles)
+                           utilisation.die_busy[]         busy fraction 0..1 per die, index =
+                                                          channel * dies_per_channel + die
+                           utilisation.channel_busy[]     busy fraction 0..1 per channel
+                           utilisation.dies_per_channel   int (colours dies by channel)
+                           utilisation.<name>             any other number 0..1 (cpu_busy,
+                                                          link_up_busy, bus_busy, crypto_busy...)
+                           latency_us.<op>.{p50,p99,p99_9}  (marked on the CDF when present)
+Run folder outputs
+  latency_cdf.png        CDF and tail (1 - fraction, log) per op
+  throughput.png         IOPS, MB/s and mean latency over simulated time
+  utilisation.png        per die, per channel and per block busy fractions
+
+Experiment input (--experiment CSV), one row per data point
+  columns: study,metric,x,published,model          (required, in any order)
+           series,unit,x_label                     (optional)
+  study      an experiment name, e.g. "hpb_iozone_range"
+  metric     what is measured, e.g. "throughput_mbps"
+  x          the swept value ("4", "8GB", "randread"); numeric x draws lines, else grouped bars
+  published  the paper's value (empty when the paper gives none)
+  model      the simulator's value (empty when not run yet)
+  series     a curve within a (study, metric), e.g. "HPB on" / "HPB off"
+  unit       y-axis unit label
+  x_label    x-axis label (default "x")
+Experiment output
+  <study>.png            one panel per metric: published (hollow / dashed) vs model (solid)
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def _import_pyplot():
+    """matplotlib comes from Debian's python3-matplotlib; a pyenv/venv python first on
+    PATH may not see it, so re-run under the system interpreter in that case."""
+    try:
+        import matplotlib
+    except ImportError:
+        if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON) \
+                and not os.environ.get("UFS_PLOT_REEXEC"):
+            os.environ["UFS_PLOT_REEXEC"] = "1"
+            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+        sys.exit("plot.py: matplotlib is not installed (apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _float(text):
+    """CSV cell -> float; empty or malformed -> NaN (a gap in the plot)."""
+    try:
+        return float(text) if text is not None and text.strip() != "" else math.nan
+    except ValueError:
+        return math.nan
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def note(message):
+    print("plot.py: " + message, file=sys.stderr)
+
+
+def run_title(stats):
+    run = stats.get("run", {}) if isinstance(stats, dict) else {}
+    parts = [str(run[k]) for k in ("preset", "workload") if k in run]
+    return " | ".join(parts)
+
+
+# ---------------------------------------------------------------- run folder
+
+
+def plot_latency_cdf(plt, run_dir, out_dir, stats):
+    files = sorted(glob.glob(os.path.join(run_dir, "latency_cdf_*.csv")))
+    if not files:
+        note("no latency_cdf_*.csv in %s: latency CDF skipped" % run_dir)
+        return None
+    fig, (ax_cdf, ax_tail) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for path in files:
+        op = re.sub(r"^latency_cdf_(.*)\.csv$", r"\1", os.path.basename(path))
+        rows = read_csv(path)
+        xs = [_float(r["latency_us"]) for r in rows]
+        ys = [_float(r["fraction"]) for r in rows]
+        if not xs:
+            continue
+        (line,) = ax_cdf.step(xs, ys, where="post", label=op)
+        # Tail: share of requests slower than x; the last point (fraction 1) has no tail.
+        tail = [(x, 1.0 - y) for x, y in zip(xs, ys) if 1.0 - y > 0]
+        if tail:
+            ax_tail.step([t[0] for t in tail], [t[1] for t in tail], where="post", color=line.get_color(), label=op)
+        summary = stats.get("latency_us", {}).get(op, {}) if isinstance(stats, dict) else {}
+        for key, frac in (("p50", 0.5), ("p99", 0.99), ("p99_9", 0.999)):
+            if isinstance(summary.get(key), (int, float)):
+                ax_cdf.plot([summary[key]], [frac], "o", color=line.get_color(), markersize=4)
+    ax_cdf.set_xscale("log")
+    ax_cdf.set_xlabel("latency (us)")
+    ax_cdf.set_ylabel("fraction of requests <= latency")
+    ax_cdf.set_ylim(0, 1.02)
+    ax_cdf.grid(True, which="both", alpha=0.3)
+    ax_cdf.legend()
+    ax_cdf.set_title("latency CDF (dots: p50, p99, p99.9)")
+    ax_tail.set_xscale("log")
+    ax_tail.set_yscale("log")
+    ax_tail.set_xlabel("latency (us)")
+    ax_tail.set_ylabel("fraction of requests > latency")
+    ax_tail.grid(True, which="both", alpha=0.3)
+    ax_tail.set_title("tail")
+    if ax_tail.lines:
+        ax_tail.legend()
+    return save(fig, out_dir, "latency_cdf.png", run_title(stats))
+
+
+def plot_throughput(plt, run_dir, out_dir, stats):
+    path = os.path.join(run_dir, "timeseries.csv")
+    if not os.path.exists(path):
+        note("no timeseries.csv in %s: throughput plot skipped" % run_dir)
+        return None
+    rows = read_csv(path)
+    if not rows:
+        note("timeseries.csv is empty: throughput plot skipped")
+        return None
+    t = [_float(r["time_s"]) for r in rows]
+    fig, axes = plt.subplots(3, 1, figsize=(11, 8), sharex=True)
+    for op in ("read", "write"):
+        iops = [_float(r.get(op + "_iops")) for r in rows]
+        if not any(v > 0 for v in iops if not math.isnan(v)):
+            continue  # an op that never ran stays off the plot
+        axes[0].plot(t, iops, label=op)
+        axes[1].plot(t, [_float(r.get(op + "_mbps")) for r in rows], label=op)
+        axes[2].plot(t, [_float(r.get("mean_%s_lat_us" % op)) for r in rows], label=op)
+    for ax, label in zip(axes, ("IOPS", "MB/s", "mean latency (us)")):
+        ax.set_ylabel(label)
+        ax.grid(True, alpha=0.3)
+        if ax.lines:
+            ax.legend(loc="upper right")
+        ax.set_ylim(bottom=0)
+    axes[2].set_xlabel("simulated time (s)")
+    axes[0].set_title("throughput over time")
+    return save(fig, out_dir, "throughput.png", run_title(stats))
+
+
+def plot_utilisation(plt, run_dir, out_dir, stats):
+    util = stats.get("utilisation") if isinstance(stats, dict) else None
+    if not isinstance(util, dict) or not util:
+        note("stats.json has no utilisation section: utilisation plot skipped")
+        return None
+    dies = [v for v in util.get("die_busy", []) if isinstance(v, (int, float))]
+    channels = [v for v in util.get("channel_busy", []) if isinstance(v, (int, float))]
+    blocks = {k: v for k, v in util.items()
+              if k not in ("die_busy", "channel_busy", "dies_per_channel")
+              and isinstance(v, (int, float)) and not isinstance(v, bool)}
+    panels = [p for p in (("dies", dies), ("channels", channels), ("blocks", blocks)) if p[1]]
+    if not panels:
+        note("utilisation section has nothing to plot")
+        return None
+    widths = [max(3, min(12, len(p[1]) * 0.35)) for p in panels]
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(8, sum(widths) + 2), 4.5),
+                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    per_channel = util.get("dies_per_channel")
+    cmap = plt.get_cmap("tab10")
+    for ax, (name, values) in zip(axes[0], panels):
+        if name == "dies":
+            if isinstance(per_channel, int) and per_channel > 0:
+                colors = [cmap((i // per_channel) % 10) for i in range(len(values))]
+                ax.set_xlabel("die (colour = channel, %d dies per channel)" % per_channel)
+            else:
+                colors = [cmap(0)] * len(values)
+                ax.set_xlabel("die")
+            ax.bar(range(len(values)), [v * 100 for v in values], color=colors)
+        elif name == "channels":
+            ax.bar(range(len(values)), [v * 100 for v in values], color=[cmap(i % 10) for i in range(len(values))])
+            ax.set_xlabel("channel")
+        else:
+            names = list(values.keys())
+            ax.bar(range(len(names)), [values[n] * 100 for n in names], color=cmap(7))
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(names, rotation=30, ha="right")
+        if name != "blocks" and len(values) <= 32:
+            ax.set_xticks(range(len(values)))
+        mean = (sum(values) / len(values) if name != "blocks" else None)
+        ax.set_title(name + ("  (mean %.1f%%)" % (mean * 100) if mean is not None else ""))
+        ax.set_ylim(0, 105)
+        ax.set_ylabel("busy (% of simulated time)")
+        ax.grid(True, axis="y", alpha=0.3)
+    return save(fig, out_dir, "utilisation.png", run_title(stats))
+
+
+def plot_run(plt, run_dir, out_dir):
+    if not os.path.isdir(run_dir):
+        sys.exit("plot.py: %s is not a directory" % run_dir)
+    stats = {}
+    stats_path = os.path.join(run_dir, "stats.json")
+    if os.path.exists(stats_path):
+        with open(stats_path) as f:
+            try:
+                stats = json.load(f)
+            except json.JSONDecodeError as e:
+                sys.exit("plot.py: %s: %s" % (stats_path, e))
+    else:
+        note("no stats.json in %s" % run_dir)
+    written = [p for p in (plot_latency_cdf(plt, run_dir, out_dir, stats),
+                           plot_throughput(plt, run_dir, out_dir, stats),
+                           plot_utilisation(plt, run_dir, out_dir, stats)) if p]
+    return written
+
+
+# ---------------------------------------------------------------- experiments
+
+
+def _is_number(text):
+    return not math.isnan(_float(text))
+
+
+def plot_experiment(plt, csv_path, out_dir, kind):
+    rows = read_csv(csv_path)
+    required = {"study", "metric", "x", "published", "model"}
+    header = set(rows[0].keys()) if rows else set()
+    if not rows or not required <= header:
+        sys.exit("plot.py: %s: needs columns %s (has %s)" % (csv_path, ",".join(sorted(required)),
+                                                            ",".join(sorted(header)) or "no rows"))
+    studies = {}
+    for r in rows:
+        studies.setdefault(r["study"], {}).setdefault(r["metric"], []).append(r)
+    written = []
+    for study, metrics in studies.items():
+        fig, axes = plt.subplots(1, len(metrics), figsize=(6.5 * len(metrics), 4.5), squeeze=False)
+        for ax, (metric, points) in zip(axes[0], metrics.items()):
+            draw_metric(ax, metric, points, kind)
+        fig.suptitle(study)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", study) + ".png"
+        written.append(save(fig, out_dir, name, None))
+        print_table(study, metrics)
+    return written
+
+
+def draw_metric(ax, metric, points, kind):
+    series_names = list(dict.fromkeys(p.get("series") or "" for p in points))
+    xs = list(dict.fromkeys(p["x"] for p in points))
+    numeric = all(_is_number(x) for x in xs)
+    lines = kind == "lines" or (kind == "auto" and numeric and len(xs) >= 3)
+    colors = ["C%d" % i for i in range(10)]
+    unit = next((p.get("unit") for p in points if p.get("unit")), "")
+    if lines:
+        for i, s in enumerate(series_names):
+            pts = sorted((p for p in points if (p.get("series") or "") == s), key=lambda p: _float(p["x"]) if numeric else 0)
+            label = (s + ": ") if s else ""
+            px = [_float(p["x"]) for p in pts] if numeric else [p["x"] for p in pts]
+            pub = [_float(p["published"]) for p in pts]
+            mod = [_float(p["model"]) for p in pts]
+            color = colors[i % 10]
+            if any(not math.isnan(v) for v in pub):
+                ax.plot(px, pub, "--o", color=color, mfc="none", label=label + "published")
+            if any(not math.isnan(v) for v in mod):
+                ax.plot(px, mod, "-s", color=color, label=label + "model")
+        if numeric:
+            positive = [_float(x) for x in xs if _float(x) > 0]
+            if len(positive) == len(xs) and max(positive) / min(positive) >= 16:
+                ax.set_xscale("log", base=2)
+                ax.set_xticks(sorted(positive))
+                ax.set_xticklabels([x for x in sorted(xs, key=_float)])
+    else:
+        # One bar per (series, published|model) that has any value; a missing value leaves a gap.
+        bars = []
+        for i, s in enumerate(series_names):
+            by_x = {p["x"]: p for p in points if (p.get("series") or "") == s}
+            for column in ("published", "model"):
+                values = [_float(by_x[x][column]) if x in by_x else math.nan for x in xs]
+                if any(not math.isnan(v) for v in values):
+                    bars.append((s, column, colors[i % 10], values))
+        width = min(0.8 / max(1, len(bars)), 0.35)
+        for k, (s, column, color, values) in enumerate(bars):
+            offset = (k - (len(bars) - 1) / 2) * width
+            keep = [j for j, v in enumerate(values) if not math.isnan(v)]
+            style = dict(facecolor="none", edgecolor=color, hatch="//") if column == "published" else dict(color=color)
+            ax.bar([j + offset for j in keep], [values[j] for j in keep], width,
+                   label=((s + ": ") if s else "") + column, **style)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(xs, rotation=20 if max(len(x) for x in xs) > 6 else 0)
+        ax.set_xlim(-0.7, len(xs) - 0.3)  # keeps a lone bar from filling the panel
+        ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_title(metric)
+    ax.set_xlabel(next((p.get("x_label") for p in points if p.get("x_label")), "x"))
+    ax.set_ylabel(metric + (" (%s)" % unit if unit else ""))
+    ax.grid(True, alpha=0.3)
+    values = [_float(p[c]) for p in points for c in ("published", "model")]
+    if all(v >= 0 for v in values if not math.isnan(v)):
+        ax.set_ylim(bottom=0)  # throughputs and latencies read best from zero; gains may be negative
+    ax.legend(fontsize="small")
+
+
+def print_table(study, metrics):
+    """Published vs model as text, so a terminal or CI log shows the comparison too."""
+    print("%s" % study)
+    for metric, points in metrics.items():
+        for p in points:
+            pub, mod = _float(p["published"]), _float(p["model"])
+            ratio = "%.2f" % (mod / pub) if not math.isnan(pub) and not math.isnan(mod) and pub != 0 else "-"
+            series = (p.get("series") or "")
+            print("  %-24s %-12s %-10s published %-10s model %-10s model/published %s" % (
+                metric, series, p["x"], p["published"] or "-", p["model"] or "-", ratio))
+
+
+# ---------------------------------------------------------------- common
+
+
+def save(fig, out_dir, name, title):
+    if title:
+        fig.suptitle(title, fontsize="small")
+    fig.tight_layout()
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name)
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    return path
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Plot a ufs-sim run folder or an experiment CSV.")
+    parser.add_argument("run_dir", nargs="?", help="run folder written by ufs-sim (--out)")
+    parser.add_argument("--experiment", metavar="CSV", help="experiment table: study,metric,x,published,model")
+    parser.add_argument("--out", metavar="DIR", help="where PNGs go (default: the run folder / the CSV's folder)")
+    parser.add_argument("--kind", choices=("auto", "bars", "lines"), default="auto",
+                        help="experiment plot style (auto: lines for 3+ numeric x values)")
+    args = parser.parse_args(argv)
+    if bool(args.run_dir) == bool(args.experiment):
+        parser.error("give either RUN_DIR or --experiment CSV")
+    plt = _import_pyplot()
+    if args.experiment:
+        if not os.path.exists(args.experiment):
+            sys.exit("plot.py: %s not found" % args.experiment)
+        out_dir = args.out or os.path.dirname(os.path.abspath(args.experiment))
+        written = plot_experiment(plt, args.experiment, out_dir, args.kind)
+    else:
+        written = plot_run(plt, args.run_dir, args.out or args.run_dir)
+    for path in written:
+        print(path)
+    return 0 if written else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

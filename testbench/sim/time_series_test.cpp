@@ -1,0 +1,71 @@
+// TimeSeries: completions land in the interval of their completion time; rates,
+// MB/s and mean latencies per interval; CSV layout the plot script reads.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "output/time_series.h"
+
+using ufs::TimeSeries;
+
+namespace {
+constexpr uint64_t kMs = 1'000'000'000ull;  // picoseconds
+}
+
+TEST_CASE("time series: bucketing by completion time", "[timeseries]") {
+  TimeSeries ts(10 * kMs);
+  ts.record(TimeSeries::OpClass::Read, 0, 4096, 100'000'000);           // t=0, 100 us
+  ts.record(TimeSeries::OpClass::Read, 10 * kMs - 1, 4096, 300'000'000);  // still interval 0
+  ts.record(TimeSeries::OpClass::Write, 10 * kMs + 1, 1'000'000, 2'000'000'000);  // interval 1
+  ts.record(TimeSeries::OpClass::Read, 35 * kMs, 8192, 50'000'000);     // interval 3 (2 is empty)
+  REQUIRE(ts.interval_count() == 4);
+  const auto rows = ts.rows();
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].time_s == Approx(0.010));
+  CHECK(rows[0].reads == 2);
+  CHECK(rows[0].read_iops == Approx(200.0));  // 2 per 10 ms
+  CHECK(rows[0].read_mbps == Approx(8192 / 0.010 / 1e6));
+  CHECK(rows[0].mean_read_lat_us == Approx(200.0));
+  CHECK(rows[0].writes == 0);
+  CHECK(rows[1].write_iops == Approx(100.0));
+  CHECK(rows[1].write_mbps == Approx(100.0));  // 1 MB in 10 ms
+  CHECK(rows[1].mean_write_lat_us == Approx(2000.0));
+  CHECK(rows[2].reads == 0);
+  CHECK(rows[2].read_iops == 0.0);
+  CHECK(rows[3].time_s == Approx(0.040));
+}
+
+TEST_CASE("time series: a completion on a boundary closes the interval it ends", "[timeseries]") {
+  TimeSeries ts(10 * kMs);
+  ts.record(TimeSeries::OpClass::Read, 10 * kMs, 4096, 1);
+  ts.record(TimeSeries::OpClass::Read, 20 * kMs, 4096, 1);
+  REQUIRE(ts.interval_count() == 2);
+  CHECK(ts.rows(20 * kMs)[1].time_s == Approx(0.020));
+  CHECK(ts.rows(20 * kMs)[1].read_iops == Approx(100.0));
+}
+
+TEST_CASE("time series: a partial last interval uses its true length", "[timeseries]") {
+  TimeSeries ts(10 * kMs);
+  ts.record(TimeSeries::OpClass::Read, 12 * kMs, 4096, 1);
+  const auto rows = ts.rows(15 * kMs);  // run ended 5 ms into interval 1
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1].time_s == Approx(0.015));
+  CHECK(rows[1].read_iops == Approx(200.0));  // 1 per 5 ms
+  CHECK(ts.rows(0)[1].read_iops == Approx(100.0));
+}
+
+TEST_CASE("time series: CSV header and empty latency cells", "[timeseries]") {
+  TimeSeries ts(kMs);
+  ts.record(TimeSeries::OpClass::Write, 0, 4096, 5'000'000);
+  std::ostringstream out;
+  ts.write_csv(out);
+  std::istringstream in(out.str());
+  std::string header, row, extra;
+  std::getline(in, header);
+  std::getline(in, row);
+  CHECK(header == "time_s,read_iops,write_iops,read_mbps,write_mbps,mean_read_lat_us,mean_write_lat_us");
+  CHECK(row == "0.001,0,1000,0,4.096,,5");
+  CHECK_FALSE(std::getline(in, extra));
+  CHECK_THROWS(TimeSeries(0));
+}

@@ -1,0 +1,414 @@
+// FlashController (flash demux) features beyond the foundation: cell types and
+// SLC mode, multi-plane operations, copy-back, cache read, bad blocks and injected
+// failures, program suspend for reads, ganging; and a speed check of the demux alone.
+// (The bench helpers repeat fcc_timing_bench.cpp's: each bench is its own program.)
+#include <catch2/catch.hpp>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <random>
+#include <vector>
+#include "fcc/flash_controller.h"
+
+using namespace ufs;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+using sc_core::SC_US;
+
+namespace {
+
+// The data buffer stand-in: one SectorStamp per 4 KiB, a fixed access latency.
+struct FakeBuffer : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FakeBuffer> socket;
+  std::map<uint64_t, SectorStamp> sectors;  // by sector index (address / 4096)
+  sc_time latency;
+  uint64_t writes = 0, reads = 0;
+  FakeBuffer(sc_core::sc_module_name n, sc_time lat) : sc_module(n), socket("socket"), latency(lat) {
+    socket.register_b_transport(this, &FakeBuffer::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+    auto* s = reinterpret_cast<SectorStamp*>(p.get_data_ptr());
+    const uint64_t n = p.get_data_length() / kSectorBytes;
+    const uint64_t first = p.get_address() / kSectorBytes;
+    for (uint64_t i = 0; i < n; ++i) {
+      if (p.is_write()) sectors[first + i] = s[i];
+      else s[i] = sectors.count(first + i) ? sectors[first + i] : SectorStamp{};
+    }
+    (p.is_write() ? writes : reads) += 1;
+    delay += latency;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct Recorder : FlashCompletionListener {
+  struct Done {
+    FlashCompletion c;
+    sc_time t;
+  };
+  std::vector<Done> done;
+  void flash_complete(const FlashCompletion& c) override { done.push_back({c, sc_core::sc_time_stamp()}); }
+  const Done& of(uint64_t cookie) const {
+    for (const Done& d : done)
+      if (d.c.cookie == cookie) return d;
+    FAIL("no completion for cookie " << cookie);
+    return done.front();
+  }
+};
+
+// Runs a script in a thread so it can submit at chosen times.
+struct Driver : sc_core::sc_module {
+  std::function<void()> script;
+  SC_HAS_PROCESS(Driver);
+  Driver(sc_core::sc_module_name n, std::function<void()> s) : sc_module(n), script(std::move(s)) {
+    SC_THREAD(run);
+  }
+  void run() { script(); }
+};
+
+// Round numbers: 1000 MT/s x 8 bit = 1 ns per byte (4 KiB = 4096 ns), 100 ns per
+// command sequence, 500 ns ECC, 10 ns buffer access, no spare bytes.
+FlashControllerParams test_fcc() {
+  FlashControllerParams f;
+  f.channels = 2;
+  f.ways_per_channel = 2;
+  f.bus_mt_s = 1000;
+  f.bus_width_bits = 8;
+  f.t_cmd_addr_ns = 100;
+  f.ecc_decode_ns = 500;
+  f.ecc_pipelined = true;
+  f.read_first = true;
+  f.multi_plane = false;
+  return f;
+}
+NandParams test_nand() {
+  NandParams n;
+  n.dies_per_package = 1;
+  n.planes_per_die = 2;
+  n.blocks_per_plane = 8;
+  n.pages_per_block = 12;
+  n.page_bytes = 16384;
+  n.spare_bytes_per_page = 0;
+  return n;  // tR 50 us, tPROG 500 us, tBERS 3500 us
+}
+const sc_time kLat(10, SC_NS);
+
+struct Bench {
+  FakeBuffer buf;
+  FlashController fcc;
+  Recorder rec;
+  Bench(const FlashControllerParams& f = test_fcc(), const NandParams& n = test_nand())
+      : buf("buf", kLat), fcc("fcc", f, n) {
+    fcc.dma.bind(buf.socket);
+    fcc.set_listener(&rec);
+  }
+};
+
+FlashOp read_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
+                uint32_t sectors = 1, uint32_t offset = 0, uint64_t buffer = 0) {
+  FlashOp op;
+  op.opcode = FlashOpcode::Read;
+  op.address = FlashAddress{die, plane, block, page};
+  op.sector_offset = offset;
+  op.sector_count = sectors;
+  op.buffer_address = buffer;
+  op.cookie = cookie;
+  return op;
+}
+FlashOp program_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
+                   uint64_t buffer = 0, uint32_t pages = 3) {
+  FlashOp op;
+  op.opcode = FlashOpcode::Program;
+  op.address = FlashAddress{die, plane, block, page};
+  op.page_count = pages;
+  op.buffer_address = buffer;
+  op.cookie = cookie;
+  op.oob.resize(pages);
+  for (uint32_t p = 0; p < pages; ++p) {
+    op.oob[p].kind = PageKind::UserData;
+    op.oob[p].sequence = cookie * 10 + p;
+    for (uint32_t s = 0; s < 4; ++s) op.oob[p].lba[s] = uint32_t(cookie * 100 + p * 4 + s);
+  }
+  return op;
+}
+FlashOp erase_op(uint32_t die, uint32_t plane, uint32_t block, uint64_t cookie) {
+  FlashOp op;
+  op.opcode = FlashOpcode::Erase;
+  op.address = FlashAddress{die, plane, block, 0};
+  op.cookie = cookie;
+  return op;
+}
+sc_time ns(double v) { return sc_time(v, SC_NS); }
+
+}  // namespace
+
+TEST_CASE("FCC: Page types: LSB/CSB/MSB pages read with their own tR", "[fcc][cell]") {
+  NandParams n = test_nand();
+  n.t_read_us = 40;
+  n.t_read_csb_us = 60;
+  n.t_read_msb_us = 80;
+  Bench b(test_fcc(), n);
+  Driver drv("drv", [&] {
+    b.fcc.submit(read_op(0, 0, 0, 0, 1, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(2, 0, 0, 1, 2, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(1, 0, 0, 2, 3, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  CHECK(b.rec.of(1).t == ns(100 + 40000 + 4096 + 510));
+  CHECK(b.rec.of(2).t == ns(100 + 60000 + 4096 + 510));
+  CHECK(b.rec.of(3).t == ns(200 + 80000 + 4096 + 510));  // its command waited for die 0's
+}
+
+TEST_CASE("FCC: SLC mode: fewer pages per block, single-page programs with SLC tPROG", "[fcc][cell]") {
+  NandParams n = test_nand();
+  n.slc_mode = true;
+  Bench b(test_fcc(), n);
+  CHECK(b.fcc.geometry().pages_per_block == 4);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 0, 0, 0, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  const double prog_end = 10 + 100 + 16384 + 160000;
+  CHECK(b.rec.of(1).t == ns(prog_end));
+  CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(2).t == ns(prog_end + 100 + 30000 + 4096 + 510));
+  CHECK(b.fcc.rule_violations() == 0);
+}
+
+TEST_CASE("FCC: One-shot TLC: a program must cover whole word lines", "[fcc][cell]") {
+  Bench b;
+  Driver drv("drv", [&] { b.fcc.submit(program_op(0, 0, 0, 0, 1, 0, 1), sc_core::SC_ZERO_TIME); });
+  sc_core::sc_start();
+  CHECK(b.rec.of(1).c.status == FlashStatus::ProgramFail);
+  CHECK(b.fcc.violation_counts().one_shot_misuse == 1);
+}
+
+TEST_CASE("FCC: Multi-plane read: one tR for both planes, transfers one after the other", "[fcc][multiplane]") {
+  FlashControllerParams f = test_fcc();
+  f.multi_plane = true;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(erase_op(0, 0, 7, 9), sc_core::SC_ZERO_TIME);  // busy until 3500100
+    b.fcc.submit(read_op(0, 0, 1, 4, 1, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 1, 2, 4, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // Commands [3500100, 3500300], one tR to 3550300, data [3550300, 3554396] and [.., 3558492].
+  CHECK(b.rec.of(1).t == ns(3554396 + 510));
+  CHECK(b.rec.of(2).t == ns(3558492 + 510));
+  CHECK(b.fcc.multi_plane_ops() == 2);
+  CHECK(b.fcc.die_busy_time(0) == sc_time(3550, SC_US));
+}
+
+TEST_CASE("FCC: Multi-plane pairing rules: same block required, different blocks stay apart", "[fcc][multiplane]") {
+  FlashControllerParams f = test_fcc();
+  f.multi_plane = true;
+  NandParams n = test_nand();
+  n.multi_plane_same_block = true;
+  Bench b(f, n);
+  Driver drv("drv", [&] {
+    b.fcc.submit(erase_op(0, 0, 7, 9), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 0, 1, 4, 1, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 1, 2, 4, 2, 1), sc_core::SC_ZERO_TIME);  // other block
+    b.fcc.submit(read_op(0, 0, 3, 4, 3, 1), sc_core::SC_ZERO_TIME);  // same plane as 1
+  });
+  sc_core::sc_start();
+  CHECK(b.fcc.multi_plane_ops() == 0);
+  CHECK(b.rec.of(2).t == ns(3500100 + 2 * (100 + 50000 + 4096) + 510));
+}
+
+TEST_CASE("FCC: Multi-plane program and erase: data-in per plane, one tPROG / tBERS", "[fcc][multiplane]") {
+  FlashControllerParams f = test_fcc();
+  f.multi_plane = true;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(read_op(0, 0, 7, 0, 9, 1), sc_core::SC_ZERO_TIME);  // die busy until 54196
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(0, 1, 0, 0, 2, 12 * kSectorBytes), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(erase_op(0, 0, 5, 3), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(erase_op(0, 1, 6, 4), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  const double in = 3 * (100 + 16384);
+  const double first_in_end = 54196 + 10 + in;
+  const double prog_end = first_in_end + 10 + in + 500000;
+  CHECK(b.rec.of(1).t == ns(prog_end));
+  CHECK(b.rec.of(2).t == ns(prog_end));
+  CHECK(b.rec.of(3).t == ns(prog_end + 200 + 3500000));
+  CHECK(b.rec.of(4).t == ns(prog_end + 200 + 3500000));
+  CHECK(b.fcc.multi_plane_ops() == 4);
+  CHECK(b.fcc.erase_count(0, 0, 5) == 1);
+  CHECK(b.fcc.erase_count(0, 1, 6) == 1);
+  CHECK(b.fcc.rule_violations() == 0);
+}
+
+TEST_CASE("FCC: Copy-back: page moves inside the plane without crossing the channel", "[fcc][copyback]") {
+  FlashControllerParams f = test_fcc();
+  f.read_first = false;  // the read of the copy must follow it
+  Bench b(f);
+  for (uint64_t s = 0; s < 12; ++s) b.buf.sectors[s] = SectorStamp{700 + s, 1};
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    FlashOp cb;
+    cb.opcode = FlashOpcode::CopyBack;
+    cb.address = FlashAddress{0, 0, 0, 0};
+    cb.dest = FlashAddress{0, 0, 1, 0};
+    cb.page_count = 3;
+    cb.cookie = 2;
+    b.fcc.submit(cb, sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 0, 1, 2, 3, 0, 0, 50 * kSectorBytes), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  const double prog_end = 10 + 3 * (100 + 16384) + 500000;
+  const double cb_end = prog_end + 100 + 3 * 50000 + 100 + 500000;
+  CHECK(b.rec.of(2).t == ns(cb_end));
+  CHECK(b.rec.of(2).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(3).t == ns(cb_end + 100 + 50000 + 16384 + 510));
+  CHECK(b.buf.sectors[53] == (SectorStamp{711, 1}));
+  CHECK(b.rec.of(3).c.oob.sequence == 12);
+  // Bus: the program's data-in, two copy-back commands, the read.
+  CHECK(b.fcc.channel_busy_time(0) == ns(3 * (100 + 16384) + 200 + 100 + 16384));
+}
+
+TEST_CASE("FCC: Cache read: the next read's tR overlaps the previous data-out", "[fcc][cache]") {
+  FlashControllerParams f = test_fcc();
+  f.cache_read = true;
+  f.t_cache_ns = 3000;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(read_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 0, 0, 1, 2, 0), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // A: tR to 50100, copy to the cache register to 53100, data [53100, 69484].
+  // B: command [50100, 50200], tR [53100, 103100], copy to 106100, data to 122484.
+  CHECK(b.rec.of(1).t == ns(69484 + 510));
+  CHECK(b.rec.of(2).t == ns(122484 + 510));
+}
+
+TEST_CASE("FCC: Factory bad blocks and injected failures reach the firmware as statuses", "[fcc][reliability]") {
+  NandParams n = test_nand();
+  n.bad_block_list = "1:0:3";
+  n.program_fail_probability = 1.0;
+  n.erase_fail_probability = 1.0;
+  Bench b(test_fcc(), n);
+  Driver drv("drv", [&] {
+    b.fcc.submit(read_op(1, 0, 3, 0, 1, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(1, 0, 3, 0, 2), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(0, 0, 0, 0, 3), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(erase_op(2, 0, 0, 4), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  CHECK(b.rec.of(1).c.status == FlashStatus::BadBlock);
+  CHECK(b.rec.of(2).c.status == FlashStatus::BadBlock);
+  CHECK(b.rec.of(3).c.status == FlashStatus::ProgramFail);
+  CHECK(b.rec.of(4).c.status == FlashStatus::EraseFail);
+  CHECK(b.fcc.ops_failed(FlashOpcode::Program) == 2);
+  CHECK(b.fcc.rule_violations() == 0);
+  CHECK(b.fcc.nand_die(1).block(0, 3).bad());
+}
+
+TEST_CASE("FCC: Program suspend: a read waiting on a programming die goes first", "[fcc][suspend]") {
+  FlashControllerParams f = test_fcc();
+  f.suspend_for_read = true;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1), sc_core::SC_ZERO_TIME);  // tPROG [49462, 549462]
+    sc_core::wait(ns(100000));
+    b.fcc.submit(read_op(0, 1, 0, 0, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // Suspend 20 us; read: cmd [120000, 120100], tR to 170100, data to 174196;
+  // resume 20 us + the 449462 ns of tPROG left.
+  CHECK(b.rec.of(2).t == ns(174196 + 510));
+  CHECK(b.rec.of(1).t == ns(174196 + 20000 + 449462));
+  CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
+  CHECK(b.fcc.suspensions() == 1);
+  CHECK(b.fcc.die_busy_time(0) == sc_time(550, SC_US));
+}
+
+TEST_CASE("FCC: Without suspend the read waits for the program", "[fcc][suspend]") {
+  Bench b;
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1), sc_core::SC_ZERO_TIME);
+    sc_core::wait(ns(100000));
+    b.fcc.submit(read_op(0, 1, 0, 0, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  CHECK(b.rec.of(2).t == ns(549462 + 100 + 50000 + 4096 + 510));
+  CHECK(b.fcc.suspensions() == 0);
+}
+
+TEST_CASE("FCC: Ganging: shared-control gangs widen the bus, shared-bus gangs share it", "[fcc][gang]") {
+  FlashControllerParams f = test_fcc();
+  f.gang_mode = "shared_control";
+  f.gang_size = 2;
+  FlashControllerParams g = f;
+  g.gang_mode = "shared_bus";
+  FakeBuffer buf1("buf1", kLat), buf2("buf2", kLat);
+  FlashController control("control", f, test_nand()), bus("bus", g, test_nand());
+  control.dma.bind(buf1.socket);
+  bus.dma.bind(buf2.socket);
+  Recorder r1, r2;
+  control.set_listener(&r1);
+  bus.set_listener(&r2);
+  CHECK(control.geometry().ways_per_channel == 1);
+  CHECK(control.geometry().page_bytes == 32768);
+  CHECK(control.geometry().dies() == 2);
+  Driver drv("drv", [&] {
+    control.submit(read_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    bus.submit(read_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // 32 KiB gang page: over two x8 buses in lockstep, or twice through one x8 bus.
+  CHECK(r1.of(1).t == ns(100 + 50000 + 16384 + 510));
+  CHECK(r2.of(1).t == ns(200 + 50000 + 32768 + 510));
+}
+
+TEST_CASE("FCC: Speed: random 4 KiB reads at queue depth 32 through the demux alone", "[fcc][speed]") {
+  FlashControllerParams f;  // defaults: 2 channels x 4 ways x 2 dies
+  NandParams n;
+  FakeBuffer buf("buf", sc_core::SC_ZERO_TIME);
+  FlashController fcc("fcc", f, n);
+  fcc.dma.bind(buf.socket);
+  struct Loop : FlashCompletionListener {
+    FlashController* fcc = nullptr;
+    std::mt19937_64 rng{7};
+    uint64_t left = 0, done = 0;
+    FlashOp op;
+    void issue() {
+      const FlashGeometry g = fcc->geometry();
+      op.opcode = FlashOpcode::Read;
+      op.address.die = uint32_t(rng() % g.dies());
+      op.address.plane = uint32_t(rng() % g.planes_per_die);
+      op.address.block = uint32_t(rng() % g.blocks_per_plane);
+      op.address.page = uint32_t(rng() % g.pages_per_block);
+      op.sector_offset = uint32_t(rng() % 4);
+      op.sector_count = 1;
+      op.buffer_address = (done % 64) * kSectorBytes;
+      fcc->submit(op, sc_core::SC_ZERO_TIME);
+      --left;
+    }
+    void flash_complete(const FlashCompletion&) override {
+      ++done;
+      if (left) issue();
+    }
+  } loop;
+  loop.fcc = &fcc;
+  loop.left = 200000;
+  fcc.set_listener(&loop);
+  Driver drv("drv", [&] {
+    for (int i = 0; i < 32; ++i) loop.issue();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(loop.done == 200000);
+  const double sim_s = sc_core::sc_time_stamp().to_seconds();
+  WARN("demux alone: " << loop.done / wall << " reads per wall second; simulated "
+                       << loop.done / sim_s << " IOPS");
+  CHECK(fcc.ops_in_flight() == 0);
+}

@@ -1,0 +1,101 @@
+// Whole-system tests: host -> link -> host interface -> firmware -> flash demux
+// -> NAND and back, on the small test preset, with the scoreboard on.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include "platform/simulation.h"
+#include "platform/ufs_platform.h"
+#include "config/config_tree.h"
+
+using namespace ufs;
+
+TEST_CASE("200K mixed random I/Os overwrite a small device several times with 0 mismatches", "[system][gc]") {
+  RunOptions o;
+  o.preset = "test-small";
+  o.workload = "rw=randrw,rwmixread=50,bsrange=4k-32k,iodepth=8,numjobs=4,count=200000,seed=11";
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  INFO(r.stats.dump(2));
+  CHECK(r.mismatches == 0);
+  CHECK(r.stats["scoreboard"]["checked_blocks"].get<uint64_t>() > 200000);
+  const uint64_t written = r.stats["ftl"]["host_write_blocks"].get<uint64_t>();
+  const uint64_t capacity = r.stats["ftl"]["logical_blocks"].get<uint64_t>();
+  CHECK(written > 3 * capacity);  // overwritten several times
+  CHECK(r.stats["ftl"]["gc_victims"].get<uint64_t>() > 100);
+  CHECK(r.stats["ftl"]["erases"].get<uint64_t>() > 100);
+  CHECK(r.stats["ftl"]["write_amplification"].get<double>() > 1.0);
+  CHECK(r.stats["flash"]["rule_violations"].get<uint64_t>() == 0);
+  CHECK(r.stats["errors"].get<uint64_t>() == 0);
+}
+
+namespace {
+PlatformConfig small_config() {
+  ConfigTree tree;
+  tree.load("test-small");
+  PlatformConfig c;
+  c.bind(tree);
+  return c;
+}
+RawCommand cdb_command(std::initializer_list<uint8_t> bytes, DataDirection dir, uint32_t length) {
+  RawCommand c;
+  size_t i = 0;
+  for (uint8_t b : bytes) c.command.cdb[i++] = b;
+  c.command.direction = dir;
+  c.command.expected_length = length;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("Bad commands get CHECK CONDITION ILLEGAL REQUEST and the device goes on serving", "[system][errors]") {
+  UfsPlatform p("ufs", small_config());
+  const uint64_t cap = p.firmware().logical_blocks();
+  std::vector<RawResult> results;
+  auto keep = [&](const RawResult& r) { results.push_back(r); };
+  p.host.submit_raw(cdb_command({0xEE}, DataDirection::None, 0), keep);                         // unknown opcode
+  p.host.submit_raw(cdb_command({0x28, 0, uint8_t(cap >> 24), uint8_t(cap >> 16), uint8_t(cap >> 8), uint8_t(cap), 0, 0, 1},
+                                DataDirection::Read, 4096), keep);                             // LBA out of range
+  p.host.submit_raw(cdb_command({0x28, 0, 0, 0, 0, 0, 0, 0, 0}, DataDirection::Read, 0), keep);  // zero length
+  p.host.submit_raw(cdb_command({0x28, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF}, DataDirection::Read, 65535u * 4096), keep);  // oversized
+  p.host.submit_raw(cdb_command({0x00}, DataDirection::None, 0), keep);                         // TEST UNIT READY
+  p.host.submit_raw(cdb_command({0x12, 0, 0, 0, 36, 0}, DataDirection::Read, 36), keep);         // INQUIRY
+  p.host.submit_raw(cdb_command({0x25}, DataDirection::Read, 8), keep);                         // READ CAPACITY(10)
+  sc_core::sc_start();
+  REQUIRE(results.size() == 7);
+  int illegal = 0, good = 0;
+  for (const auto& r : results) {
+    if (r.response.status == scsi_status::kCheckCondition) {
+      CHECK(r.response.sense_key == sense_key::kIllegalRequest);
+      CHECK((r.response.asc == asc::kInvalidOpcode || r.response.asc == asc::kLbaOutOfRange ||
+             r.response.asc == asc::kInvalidFieldInCdb));
+      ++illegal;
+    } else {
+      CHECK(r.response.status == scsi_status::kGood);
+      ++good;
+    }
+  }
+  CHECK(illegal == 4);
+  CHECK(good == 3);
+  bool saw_capacity = false;
+  for (const auto& r : results)
+    if (r.data_in_bytes == 8) {
+      const uint64_t last = uint64_t(r.data_in[0]) << 24 | r.data_in[1] << 16 | r.data_in[2] << 8 | r.data_in[3];
+      CHECK(last == cap - 1);
+      saw_capacity = true;
+    }
+  CHECK(saw_capacity);
+}
+
+TEST_CASE("Sequential read and write on the default preset land near the published device", "[system][ufs31]") {
+  // A short run: the published figures are checked by `ufs-sim experiment ufs31-validation`.
+  RunOptions o;
+  o.preset = "ufs31";
+  o.workload = "rw=read,bs=512k,iodepth=32,numjobs=1,size=1g,count=2000";
+  o.precondition_fill_bytes = 1ull << 30;
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  CHECK(r.mismatches == 0);
+  const double mbps = r.stats["ops"]["read"]["mb_per_s"].get<double>();
+  CHECK(mbps > 2100 * 0.85);
+  CHECK(mbps < 2100 * 1.15);
+}

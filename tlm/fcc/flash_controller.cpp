@@ -1,0 +1,482 @@
+#include "fcc/flash_controller.h"
+#include <algorithm>
+#include <string>
+
+namespace ufs {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+const sc_time& later(const sc_time& a, const sc_time& b) { return a < b ? b : a; }
+bool is_array_op(FlashOpcode o) { return o == FlashOpcode::Program || o == FlashOpcode::Erase; }
+}  // namespace
+
+FlashController::FlashController(sc_core::sc_module_name name, const FlashControllerParams& params,
+                                 const NandParams& nand)
+    : sc_core::sc_module(name),
+      dma("dma"),
+      params_(params),
+      nand_params_(nand),
+      events_("events", [](void* self, Event& e) { static_cast<FlashController*>(self)->on_event(e); },
+              this) {
+  std::string err = params.validate();
+  if (err.empty()) err = nand.validate();
+  if (!err.empty()) SC_REPORT_ERROR(this->name(), err.c_str());
+
+  // Ganging: gang_size packages on one channel act as one wider package. Shared bus:
+  // one data bus, a command sequence per package. Shared control: commands go to all
+  // at once, each package has its own data path (the gang's bus is gang_size wide).
+  uint32_t ways = params.ways_per_channel;
+  uint32_t width_bytes = params.bus_width_bits / 8;
+  if (params.gang_mode != "none" && params.gang_size > 1) {
+    const uint32_t g = params.gang_size;
+    ways /= g;
+    nand_params_.page_bytes *= g;
+    nand_params_.spare_bytes_per_page *= g;
+    if (nand_params_.page_bytes / kSectorBytes > kMaxSectorsPerPage)
+      SC_REPORT_ERROR(this->name(), "gang_size: the ganged page exceeds 32 KiB (kMaxSectorsPerPage)");
+    if (params.gang_mode == "shared_bus") cmd_per_op_ = g;
+    else width_bytes *= g;
+  }
+
+  geometry_.channels = params.channels;
+  geometry_.ways_per_channel = ways;
+  geometry_.dies_per_way = nand_params_.dies_per_package;
+  geometry_.planes_per_die = nand_params_.planes_per_die;
+  geometry_.blocks_per_plane = nand_params_.blocks_per_plane;
+  geometry_.pages_per_block = nand_params_.effective_pages_per_block();
+  geometry_.page_bytes = nand_params_.page_bytes;
+
+  {  // bad_block_list names dies by global index: check they exist.
+    std::string list = nand_params_.bad_block_list;
+    size_t pos = 0;
+    while (pos < list.size()) {
+      const unsigned long d = std::stoul(list.substr(pos));
+      if (d >= geometry_.dies())
+        SC_REPORT_ERROR(this->name(), "bad_block_list: names a die beyond the device");
+      pos = list.find(',', pos);
+      if (pos == std::string::npos) break;
+      ++pos;
+    }
+  }
+
+  const uint32_t packages = params.channels * ways;
+  for (uint32_t p = 0; p < packages; ++p)
+    packages_.emplace_back(nand_params_, p * nand_params_.dies_per_package);
+  channels_.reserve(params.channels);
+  for (uint32_t c = 0; c < params.channels; ++c) channels_.emplace_back(params.bus_mt_s, width_bytes);
+  dies_.resize(geometry_.dies());
+  for (uint32_t d = 0; d < geometry_.dies(); ++d) {
+    dies_[d].nand = &packages_[d / geometry_.dies_per_way].die(d % geometry_.dies_per_way);
+    dies_[d].channel = geometry_.channel_of(d);
+    dies_[d].queue.reserve(16);
+    dies_[d].active.reserve(nand_params_.planes_per_die);
+  }
+  finishing_.reserve(nand_params_.planes_per_die);
+  t_cmd_ = sc_time(params.t_cmd_addr_ns, sc_core::SC_NS);
+  t_ecc_ = sc_time(params.ecc_decode_ns, sc_core::SC_NS);
+  t_cache_ = sc_time(params.t_cache_ns, sc_core::SC_NS);
+  spare_per_sector_ = nand_params_.spare_bytes_per_page / nand_params_.sectors_per_page();
+  // Up to a multi-plane, one-shot program's worth of sectors.
+  xfer_table_.resize(size_t(kMaxSectorsPerPage) * 4 + 1);
+  for (size_t n = 0; n < xfer_table_.size(); ++n)
+    xfer_table_[n] = channels_[0].transfer_time(sector_bus_bytes(uint32_t(n)));
+}
+
+uint32_t FlashController::alloc_slot() {
+  if (free_slots_.empty()) {
+    slots_.push_back(std::make_unique<OpSlot>());
+    slots_.back()->stamps.resize(kMaxSectorsPerPage);
+    return uint32_t(slots_.size() - 1);
+  }
+  const uint32_t s = free_slots_.back();
+  free_slots_.pop_back();
+  return s;
+}
+
+void FlashController::submit(const FlashOp& op, const sc_time& delay) {
+  if (op.address.die >= dies_.size()) {
+    SC_REPORT_ERROR(name(), ("submit: die " + std::to_string(op.address.die) +
+                             " beyond the device").c_str());
+    return;
+  }
+  const uint32_t s = alloc_slot();
+  OpSlot& slot = *slots_[s];
+  slot.op = op;
+  slot.arrival = sc_time_stamp() + delay;
+  slot.seq = seq_++;
+  slot.status = FlashStatus::Ok;
+  ++submitted_;
+  DieState& d = dies_[op.address.die];
+  d.queue.push_back(s);
+  if (d.active.empty()) {
+    if (!d.wake_pending && d.suspended.empty()) dispatch(op.address.die);
+  } else if (op.opcode == FlashOpcode::Read) {
+    try_suspend(op.address.die);
+  }
+}
+
+// Queue order: higher priority first; then reads first if read_first; then FIFO.
+bool FlashController::better(const OpSlot& a, const OpSlot& b) const {
+  if (a.op.priority != b.op.priority) return a.op.priority > b.op.priority;
+  if (params_.read_first) {
+    const bool ra = a.op.opcode == FlashOpcode::Read, rb = b.op.opcode == FlashOpcode::Read;
+    if (ra != rb) return ra;
+  }
+  return a.seq < b.seq;
+}
+
+// Pages of a block must be programmed in order: a program may only be paired into a
+// multi-plane group when no older program to the same block still waits.
+bool FlashController::oldest_program_to_block(const DieState& d, const OpSlot& c) const {
+  for (uint32_t q : d.queue) {
+    const OpSlot& o = *slots_[q];
+    if (o.op.opcode == FlashOpcode::Program && o.seq < c.seq && o.op.address.plane == c.op.address.plane &&
+        o.op.address.block == c.op.address.block)
+      return false;
+  }
+  return true;
+}
+
+void FlashController::pick_group(DieState& d, const sc_time& at) {
+  const bool reads_only = !d.suspended.empty();
+  // Leader: the best op that has arrived by `at`.
+  long best = -1;
+  for (size_t i = 0; i < d.queue.size(); ++i) {
+    const OpSlot& c = *slots_[d.queue[i]];
+    if (c.arrival > at) continue;
+    if (reads_only && c.op.opcode != FlashOpcode::Read) continue;
+    if (best < 0 || better(c, *slots_[d.queue[size_t(best)]])) best = long(i);
+  }
+  if (best < 0) return;
+  const uint32_t leader_slot = d.queue[size_t(best)];
+  d.queue[size_t(best)] = d.queue.back();
+  d.queue.pop_back();
+  d.active.push_back(leader_slot);
+  const FlashOp& lead = slots_[leader_slot]->op;
+  const bool groupable = params_.multi_plane && nand_params_.planes_per_die > 1 &&
+                         lead.opcode != FlashOpcode::CopyBack;
+  if (!groupable) return;
+  // Multi-plane: for each other plane, the best queued op that pairs with the leader.
+  for (uint32_t plane = 0; plane < nand_params_.planes_per_die; ++plane) {
+    if (plane == lead.address.plane) continue;
+    best = -1;
+    for (size_t i = 0; i < d.queue.size(); ++i) {
+      const OpSlot& c = *slots_[d.queue[i]];
+      const FlashOp& o = c.op;
+      if (o.opcode != lead.opcode || o.address.plane != plane || c.arrival > at) continue;
+      if (nand_params_.multi_plane_same_block && o.address.block != lead.address.block) continue;
+      if (lead.opcode != FlashOpcode::Erase && nand_params_.multi_plane_same_page &&
+          o.address.page != lead.address.page)
+        continue;
+      if (lead.opcode == FlashOpcode::Program && o.page_count != lead.page_count) continue;
+      if (lead.opcode == FlashOpcode::Program && !oldest_program_to_block(d, c)) continue;
+      if (best < 0 || better(c, *slots_[d.queue[size_t(best)]])) best = long(i);
+    }
+    if (best < 0) continue;
+    d.active.push_back(d.queue[size_t(best)]);
+    d.queue[size_t(best)] = d.queue.back();
+    d.queue.pop_back();
+  }
+  if (d.active.size() > 1) {
+    multi_plane_ops_ += d.active.size();
+    std::sort(d.active.begin(), d.active.end(), [this](uint32_t a, uint32_t b) {
+      return slots_[a]->op.address.plane < slots_[b]->op.address.plane;
+    });
+  }
+}
+
+void FlashController::dispatch(uint32_t die) {
+  DieState& d = dies_[die];
+  if (!d.active.empty()) return;
+  const sc_time now = sc_time_stamp();
+  sc_time at = later(now, d.free_at);
+  pick_group(d, at);
+  if (d.active.empty()) {
+    // Nothing has arrived yet (or, while suspended, no read waits).
+    if (!d.suspended.empty()) {
+      resume(die);
+      return;
+    }
+    if (d.queue.empty()) return;
+    uint32_t first = 0;
+    for (uint32_t i = 1; i < d.queue.size(); ++i)
+      if (slots_[d.queue[i]]->arrival < slots_[d.queue[first]]->arrival) first = i;
+    if (d.queue.size() > 1) {  // decide when they are there
+      wake_at(die, slots_[d.queue[first]]->arrival);
+      return;
+    }
+    at = slots_[d.queue[first]]->arrival;  // a lone op: commit now for its arrival time
+    pick_group(d, at);
+  }
+  const FlashOpcode opcode = slots_[d.active[0]]->op.opcode;
+  sc_time start = at;
+  if (opcode != FlashOpcode::Read) start = later(start, d.cache_free_at);
+  for (uint32_t s : d.active) queue_wait_ += start - slots_[s]->arrival;
+  switch (opcode) {
+    case FlashOpcode::Read: start_read(die, start); break;
+    case FlashOpcode::Program: start_program(die, start); break;
+    case FlashOpcode::Erase: start_erase(die, start); break;
+    case FlashOpcode::CopyBack: start_copy_back(die, start); break;
+  }
+}
+
+void FlashController::start_read(uint32_t die, const sc_time& start) {
+  DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
+  const sc_time cmd = t_cmd_ * double(cmd_per_op_);
+  sc_time cursor = start;
+  sc_time t_r = SC_ZERO_TIME;
+  const uint32_t spp = nand_params_.sectors_per_page();
+  for (uint32_t s : d.active) {
+    OpSlot& slot = *slots_[s];
+    cursor = ch.reserve(cursor, cmd) + cmd;
+    t_r = later(t_r, d.nand->read_time(slot.op.address.page));
+    // Column address: only the requested sectors cross the bus (0 = rest of the page).
+    slot.first_sector = std::min(slot.op.sector_offset, spp - 1);
+    const uint32_t left = spp - slot.first_sector;
+    slot.sectors = slot.op.sector_count ? std::min(slot.op.sector_count, left) : left;
+  }
+  d.array_start = later(cursor, d.register_free_at);
+  d.array_end = d.array_start + t_r;
+  d.free_at = d.array_end;
+  d.array_busy += t_r;
+  push(d.array_end, EventKind::ArrayDone, die);
+}
+
+void FlashController::array_done(uint32_t die) {
+  DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
+  const sc_time now = sc_time_stamp();
+  // Cache read: the page moves to the cache register, the array is free for the next read.
+  const sc_time data_ready = params_.cache_read ? now + t_cache_ : now;
+  sc_time last_end = data_ready;
+  for (uint32_t s : d.active) {
+    OpSlot& slot = *slots_[s];
+    slot.status = d.nand->read(slot.op.address, slot.first_sector, slot.sectors,
+                               slot.stamps.data(), &slot.read_oob);
+    const uint64_t bytes = sector_bus_bytes(slot.sectors);
+    const sc_time xfer = sector_transfer_time(slot.sectors, ch);
+    const sc_time xfer_start = ch.reserve(later(data_ready, d.cache_free_at), xfer);
+    ch.count_bytes(bytes);
+    const sc_time xfer_end = xfer_start + xfer;
+    last_end = later(last_end, xfer_end);
+    const sc_time decoded =
+        xfer_end + (params_.ecc_pipelined ? t_ecc_ : t_ecc_ * double(slot.sectors));
+    // Loosely timed: the data lands in the buffer now, annotated with when it is there.
+    const sc_time done = dma_transfer(tlm::TLM_WRITE_COMMAND, slot.op.buffer_address,
+                                      slot.stamps.data(), slot.sectors, decoded);
+    push(done, EventKind::Complete, s);
+  }
+  d.active.clear();
+  d.cache_free_at = last_end;
+  if (params_.cache_read) {
+    // The next read's command goes out now; its tR starts once the page register
+    // has been copied to the cache register; its data-out waits for this one's.
+    d.register_free_at = data_ready;
+    d.free_at = now;
+    if (!d.queue.empty() || !d.suspended.empty()) dispatch(die);
+  } else {
+    d.free_at = last_end;
+    if (!d.queue.empty() || !d.suspended.empty()) wake_at(die, d.free_at);
+  }
+}
+
+void FlashController::start_program(uint32_t die, const sc_time& start) {
+  DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
+  const uint32_t spp = nand_params_.sectors_per_page();
+  sc_time cursor = start;
+  sc_time t_prog = SC_ZERO_TIME;
+  for (uint32_t s : d.active) {
+    OpSlot& slot = *slots_[s];
+    const uint32_t pages = std::max(1u, slot.op.page_count);
+    const uint32_t sectors = pages * spp;
+    if (slot.stamps.size() < sectors) slot.stamps.resize(sectors);
+    const sc_time ready = dma_transfer(tlm::TLM_READ_COMMAND, slot.op.buffer_address,
+                                       slot.stamps.data(), sectors, cursor);
+    // Data-in: a command/address sequence and the page data per page.
+    const uint64_t bytes = sector_bus_bytes(sectors);
+    const sc_time busy = t_cmd_ * double(pages * cmd_per_op_) + sector_transfer_time(sectors, ch);
+    cursor = ch.reserve(ready, busy) + busy;
+    ch.count_bytes(bytes);
+    t_prog = later(t_prog, d.nand->program_time(slot.op.address.page, pages));
+  }
+  d.array_start = cursor;
+  d.array_end = cursor + t_prog;
+  d.free_at = d.array_end;
+  d.array_busy += t_prog;
+  push(d.array_end, EventKind::Finish, die, d.generation);
+}
+
+void FlashController::start_erase(uint32_t die, const sc_time& start) {
+  DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
+  const sc_time cmd = t_cmd_ * double(cmd_per_op_);
+  sc_time cursor = start;
+  for (size_t i = 0; i < d.active.size(); ++i) cursor = ch.reserve(cursor, cmd) + cmd;
+  d.array_start = cursor;
+  d.array_end = cursor + d.nand->erase_time();
+  d.free_at = d.array_end;
+  d.array_busy += d.nand->erase_time();
+  push(d.array_end, EventKind::Finish, die, d.generation);
+}
+
+void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
+  DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
+  const FlashOp& op = slots_[d.active[0]]->op;
+  const uint32_t pages = std::max(1u, op.page_count);
+  const sc_time cmd = t_cmd_ * double(cmd_per_op_);
+  // Read command, tR per source page into the page register, program command, tPROG.
+  sc_time t_r = SC_ZERO_TIME;
+  for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i);
+  const sc_time t_p = d.nand->program_time(op.dest.page, pages);
+  const sc_time read_end = ch.reserve(start, cmd) + cmd + t_r;
+  const sc_time prog_start = ch.reserve(read_end, cmd) + cmd;
+  d.array_start = prog_start;
+  d.array_end = prog_start + t_p;
+  d.free_at = d.array_end;
+  d.array_busy += t_r + t_p;
+  push(d.array_end, EventKind::Finish, die, d.generation);
+}
+
+void FlashController::finish(uint32_t die) {
+  DieState& d = dies_[die];
+  for (uint32_t s : d.active) {
+    OpSlot& slot = *slots_[s];
+    const FlashOp& op = slot.op;
+    switch (op.opcode) {
+      case FlashOpcode::Program:
+        slot.status = d.nand->program(op.address, std::max(1u, op.page_count), slot.stamps.data(),
+                                      op.oob.data(), op.oob.size());
+        break;
+      case FlashOpcode::Erase: slot.status = d.nand->erase(op.address); break;
+      case FlashOpcode::CopyBack:
+        slot.status = d.nand->copy_back(op.address, op.dest, std::max(1u, op.page_count));
+        break;
+      case FlashOpcode::Read: break;
+    }
+  }
+  finishing_.assign(d.active.begin(), d.active.end());
+  d.active.clear();
+  d.free_at = later(d.free_at, sc_time_stamp());
+  // Completions first, so ops the firmware submits from them compete for the die.
+  for (uint32_t s : finishing_) complete(s);
+  if (d.active.empty() && !d.wake_pending && (!d.queue.empty() || !d.suspended.empty()))
+    dispatch(die);
+}
+
+bool FlashController::try_suspend(uint32_t die) {
+  DieState& d = dies_[die];
+  if (!params_.suspend_for_read || !d.suspended.empty() || d.active.empty()) return false;
+  const sc_time now = sc_time_stamp();
+  if (!is_array_op(slots_[d.active[0]]->op.opcode) || now < d.array_start || now >= d.array_end)
+    return false;
+  // Set the program/erase aside with the array time it still needs; its Finish is void.
+  d.suspend_left = d.array_end - now;
+  d.array_busy -= d.suspend_left;
+  ++d.generation;
+  d.suspended.swap(d.active);
+  d.active.clear();
+  d.free_at = now + d.nand->suspend_time();
+  ++suspensions_;
+  dispatch(die);
+  return true;
+}
+
+void FlashController::resume(uint32_t die) {
+  DieState& d = dies_[die];
+  d.active.swap(d.suspended);
+  d.suspended.clear();
+  const sc_time start = later(later(sc_time_stamp(), d.free_at), d.cache_free_at);
+  d.array_start = start;
+  d.array_end = start + d.nand->resume_time() + d.suspend_left;
+  d.array_busy += d.suspend_left;
+  d.free_at = d.array_end;
+  push(d.array_end, EventKind::Finish, die, d.generation);
+}
+
+void FlashController::complete(uint32_t s) {
+  OpSlot& slot = *slots_[s];
+  FlashCompletion c;
+  c.cookie = slot.op.cookie;
+  c.opcode = slot.op.opcode;
+  c.status = slot.status;
+  c.address = slot.op.address;
+  if (slot.op.opcode == FlashOpcode::Read) c.oob = slot.read_oob;
+  ++completed_[size_t(c.opcode)];
+  if (c.status != FlashStatus::Ok) ++failed_[size_t(c.opcode)];
+  free_slot(s);
+  if (listener_) listener_->flash_complete(c);
+}
+
+void FlashController::wake_at(uint32_t die, const sc_time& at) {
+  DieState& d = dies_[die];
+  if (d.wake_pending && d.wake_at <= at) return;  // an earlier wake reconsiders then
+  d.wake_pending = true;
+  d.wake_at = at;
+  push(at, EventKind::DieWake, die);
+}
+
+void FlashController::on_event(Event& e) {
+  switch (e.kind) {
+    case EventKind::ArrayDone: array_done(e.index); break;
+    case EventKind::Finish:
+      if (e.generation == dies_[e.index].generation) finish(e.index);
+      break;
+    case EventKind::Complete: complete(e.index); break;
+    case EventKind::DieWake: {
+      DieState& d = dies_[e.index];
+      if (!d.wake_pending || sc_time_stamp() < d.wake_at) break;  // superseded
+      d.wake_pending = false;
+      if (d.active.empty()) dispatch(e.index);
+      break;
+    }
+  }
+}
+
+sc_time FlashController::dma_transfer(tlm::tlm_command cmd, uint64_t address, SectorStamp* stamps,
+                                      uint32_t sectors, const sc_time& at) {
+  const sc_time now = sc_time_stamp();
+  sc_time delay = at > now ? at - now : SC_ZERO_TIME;
+  const uint32_t bytes = uint32_t(sectors * kSectorBytes);
+  payload_.set_command(cmd);
+  payload_.set_address(address);
+  payload_.set_data_ptr(reinterpret_cast<unsigned char*>(stamps));
+  payload_.set_data_length(bytes);
+  payload_.set_streaming_width(bytes);
+  payload_.set_byte_enable_ptr(nullptr);
+  payload_.set_dmi_allowed(false);
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  dma->b_transport(payload_, delay);
+  if (payload_.is_response_error())
+    SC_REPORT_ERROR(name(), ("DMA to the data buffer failed: " +
+                             payload_.get_response_string()).c_str());
+  return now + delay;
+}
+
+uint64_t FlashController::rule_violations() const { return violation_counts().total(); }
+
+NandRuleViolations FlashController::violation_counts() const {
+  NandRuleViolations sum;
+  for (const DieState& d : dies_) {
+    const NandRuleViolations& v = d.nand->violations();
+    sum.program_not_erased += v.program_not_erased;
+    sum.program_out_of_order += v.program_out_of_order;
+    sum.one_shot_misuse += v.one_shot_misuse;
+    sum.address_out_of_range += v.address_out_of_range;
+    sum.plane_mismatch += v.plane_mismatch;
+  }
+  return sum;
+}
+
+uint64_t FlashController::allocated_blocks() const {
+  uint64_t n = 0;
+  for (const DieState& d : dies_) n += d.nand->allocated_blocks();
+  return n;
+}
+
+}  // namespace ufs

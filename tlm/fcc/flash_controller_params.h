@@ -1,0 +1,72 @@
+// Parameters of the flash demux (flash channel controller): channel count and
+// bus, per-die scheduling, ECC, and which NAND features the controller uses.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ufs {
+
+struct FlashControllerParams {
+  uint32_t channels = 2;
+  uint32_t ways_per_channel = 4;
+  uint32_t bus_mt_s = 1400;
+  uint32_t bus_width_bits = 8;
+  double t_cmd_addr_ns = 200.0;
+  double ecc_decode_ns = 1000.0;
+  bool ecc_pipelined = true;
+  bool read_first = true;
+  bool multi_plane = true;
+  bool cache_read = false;
+  double t_cache_ns = 3000.0;
+  bool suspend_for_read = false;
+  std::string gang_mode = "none";
+  uint32_t gang_size = 1;
+
+  template <class B>
+  void bind(B& b) {
+    // Our choice for a 512 GiB mobile part of 256 Gb dies: 2 channels x 4 CE x 2 dies.
+    b("channels", channels, "", "flash channels (independent buses)");
+    b("ways_per_channel", ways_per_channel, "", "packages (chip enables) per channel");
+    // Samsung 5th-gen V-NAND press release (2018): Toggle DDR 4.0, 1400 Mb/s per pin, x8 bus.
+    b("bus_mt_s", bus_mt_s, "MT/s", "channel data rate (release: 1400 MT/s Toggle DDR 4.0)");
+    b("bus_width_bits", bus_width_bits, "bit", "channel data width (x8 NAND interface)");
+    // Estimate: 7 command/address cycles (00h, 5 addresses, 30h) at ~25 ns plus tWB.
+    b("t_cmd_addr_ns", t_cmd_addr_ns, "ns",
+      "bus time of one command + address sequence (per page for programs)");
+    // Estimate: hard-decision LDPC decoder at ~4 GB/s (no published figure).
+    b("ecc_decode_ns", ecc_decode_ns, "ns", "ECC decode latency of one 4 KiB sector");
+    b("ecc_pipelined", ecc_pipelined, "",
+      "decode overlaps the transfer: one sector's latency after the last byte, else one per sector");
+    b("read_first", read_first, "", "die queues serve reads before programs/erases (after priority)");
+    b("multi_plane", multi_plane, "",
+      "group queued ops of one die on different planes into multi-plane operations");
+    b("cache_read", cache_read, "",
+      "cache read: the next read's tR overlaps the previous page's data-out");
+    // Estimate: tRCBSY-like page register -> cache register copy.
+    b("t_cache_ns", t_cache_ns, "ns", "page register to cache register copy (cache read)");
+    b("suspend_for_read", suspend_for_read, "",
+      "suspend a program/erase in progress for a read waiting on the same die");
+    b("gang_mode", gang_mode, "",
+      "none | shared_bus | shared_control: how gang_size packages are operated together");
+    b("gang_size", gang_size, "", "packages per gang (ways on a channel ganged together)");
+  }
+
+  std::string validate() const {
+    if (channels == 0) return "channels: must be at least 1";
+    if (ways_per_channel == 0) return "ways_per_channel: must be at least 1";
+    if (bus_mt_s == 0) return "bus_mt_s: must be positive";
+    if (bus_width_bits == 0 || bus_width_bits % 8 != 0)
+      return "bus_width_bits: must be a positive multiple of 8";
+    if (t_cmd_addr_ns < 0) return "t_cmd_addr_ns: must not be negative";
+    if (ecc_decode_ns < 0) return "ecc_decode_ns: must not be negative";
+    if (t_cache_ns < 0) return "t_cache_ns: must not be negative";
+    if (gang_mode != "none" && gang_mode != "shared_bus" && gang_mode != "shared_control")
+      return "gang_mode: must be none, shared_bus or shared_control, not '" + gang_mode + "'";
+    if (gang_size == 0) return "gang_size: must be at least 1";
+    if (gang_mode != "none" && ways_per_channel % gang_size != 0)
+      return "gang_size: must divide ways_per_channel";
+    return "";
+  }
+};
+
+}  // namespace ufs

@@ -1,0 +1,149 @@
+#include "link/unipro_link.h"
+
+#include <cmath>
+#include <string>
+
+namespace ufs {
+
+using sc_core::sc_time;
+
+namespace {
+// Whole picoseconds to sc_time without going through double when the resolution allows.
+sc_time ps_to_time(uint64_t ps) {
+  static const uint64_t ticks_per_ps = sc_time(1, sc_core::SC_PS).value();
+  return ticks_per_ps ? sc_time::from_value(ps * ticks_per_ps)
+                      : sc_time(static_cast<double>(ps), sc_core::SC_PS);
+}
+}  // namespace
+
+UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
+    : sc_core::sc_module(name),
+      host_in("host_in"),
+      device_out("device_out"),
+      device_in("device_in"),
+      host_out("host_out"),
+      params_(params) {
+  const std::string err = params_.validate();
+  if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad link parameter " + err).c_str());
+  host_in.register_b_transport(this, &UniproLink::host_transport);
+  device_in.register_b_transport(this, &UniproLink::device_transport);
+  dirs_[kHostToDevice].gear = params_.h2d_gear;
+  dirs_[kHostToDevice].lanes = params_.h2d_lanes;
+  dirs_[kDeviceToHost].gear = params_.d2h_gear;
+  dirs_[kDeviceToHost].lanes = params_.d2h_lanes;
+  for (DirectionState& d : dirs_) {
+    // ps per byte = line bits per byte / (lanes * Mb/s) * 1e6 ps/us
+    const double mbps = LinkParams::lane_rate_mbps(d.gear, params_.rate_series) * d.lanes;
+    d.ps_per_framed_byte = params_.line_bits_per_byte(d.gear) * 1e6 / mbps;
+    d.busy.reserve(64);
+  }
+  latency_ = sc_time(params_.upiu_latency_ns, sc_core::SC_NS);
+}
+
+uint64_t UniproLink::message_framed_bytes(uint64_t message_bytes) const {
+  const uint64_t frames = (message_bytes + params_.frame_payload_bytes - 1) / params_.frame_payload_bytes;
+  return message_bytes + frames * params_.frame_overhead_bytes;
+}
+
+uint64_t UniproLink::framed_bytes(const Upiu& u) const {
+  const uint32_t n = u.segments();
+  if (n <= 1) return message_framed_bytes(u.wire_bytes());
+  if (u.type == UpiuType::ReadyToTransfer) return n * message_framed_bytes(kUpiuHeaderBytes);
+  // n - 1 full segments, then the rest; each is one UPIU (one L4 message) of its own.
+  const uint64_t last = u.data_bytes - uint64_t(n - 1) * u.segment_bytes;
+  return (n - 1) * message_framed_bytes(kUpiuHeaderBytes + u.segment_bytes) +
+         message_framed_bytes(kUpiuHeaderBytes + last);
+}
+
+sc_time UniproLink::serialisation_time(Direction dir, uint64_t framed) const {
+  const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
+  return ps_to_time(static_cast<uint64_t>(std::llround(ps)));
+}
+
+double UniproLink::lane_rate_mbps(Direction dir) const {
+  return LinkParams::lane_rate_mbps(dirs_[dir].gear, params_.rate_series);
+}
+
+double UniproLink::framed_bytes_per_second(Direction dir) const {
+  return 1e12 / dirs_[dir].ps_per_framed_byte;
+}
+
+sc_time UniproLink::next_free(Direction dir) const {
+  const auto& busy = dirs_[dir].busy;
+  const sc_time now = sc_core::sc_time_stamp();
+  return busy.empty() || busy.back().end < now ? now : busy.back().end;
+}
+
+double UniproLink::utilisation(Direction dir) const {
+  const double now = sc_core::sc_time_stamp().to_seconds();
+  return now > 0 ? dirs_[dir].stats.busy.to_seconds() / now : 0.0;
+}
+
+void UniproLink::host_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  transport(kHostToDevice, trans, delay);
+}
+
+void UniproLink::device_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  transport(kDeviceToHost, trans, delay);
+}
+
+sc_time UniproLink::reserve(DirectionState& d, const sc_time& ready, const sc_time& duration) {
+  auto& busy = d.busy;
+  const sc_time now = sc_core::sc_time_stamp();
+  // Nothing can start before now any more: drop what has finished.
+  size_t done = 0;
+  while (done < busy.size() && busy[done].end <= now) ++done;
+  if (done) busy.erase(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(done));
+
+  // First gap at or after `ready` that holds the whole UPIU (the common in-order case
+  // walks to the end at once because `ready` is past every reservation but the last).
+  sc_time start = ready;
+  size_t i = 0;
+  if (!busy.empty() && busy.back().end <= start) {
+    i = busy.size();
+  } else {
+    for (; i < busy.size(); ++i) {
+      if (busy[i].end <= start) continue;
+      if (busy[i].start >= start + duration) break;
+      start = busy[i].end;
+    }
+  }
+  const sc_time end = start + duration;
+  // Insert, merging with touching neighbours to keep the list short under load.
+  const bool join_prev = i > 0 && busy[i - 1].end == start;
+  const bool join_next = i < busy.size() && busy[i].start == end;
+  if (join_prev && join_next) {
+    busy[i - 1].end = busy[i].end;
+    busy.erase(busy.begin() + static_cast<std::ptrdiff_t>(i));
+  } else if (join_prev) {
+    busy[i - 1].end = end;
+  } else if (join_next) {
+    busy[i].start = start;
+  } else {
+    busy.insert(busy.begin() + static_cast<std::ptrdiff_t>(i), Interval{start, end});
+  }
+  return start;
+}
+
+void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  DirectionState& d = dirs_[dir];
+  const Upiu* upiu = reinterpret_cast<const Upiu*>(trans.get_data_ptr());
+  const uint64_t upiu_bytes = upiu ? upiu->wire_bytes() : trans.get_data_length();
+  const uint64_t framed = upiu ? framed_bytes(*upiu) : message_framed_bytes(upiu_bytes);
+  const sc_time duration = serialisation_time(dir, framed);
+
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time start = reserve(d, now + delay, duration);
+  const sc_time end = start + duration;
+
+  d.stats.upius += upiu ? upiu->segments() : 1;
+  d.stats.upiu_bytes += upiu_bytes;
+  d.stats.wire_bytes += framed;
+  d.stats.busy += duration;
+
+  sc_time arrival = end + latency_ - now;
+  (dir == kHostToDevice ? device_out : host_out)->b_transport(trans, arrival);
+  delay = end - now;  // the sender is done with it when its last bit has left
+}
+
+}  // namespace ufs

@@ -1,0 +1,91 @@
+// The UniPro link between the UFS host controller and the device: two independent
+// directions (host -> device and device -> host), each a set of M-PHY lanes at an HS gear.
+//
+// Loosely timed and event-free: a UPIU entering a direction is placed on that direction's
+// timeline at the first idle slot at or after its ready time (now + annotated delay) that is
+// long enough for its whole serialisation, and is forwarded at once through the far side's
+// b_transport with the delay annotated to the arrival of its last bit (+ upiu_latency_ns).
+// Slots left idle by UPIUs that were reserved ahead in simulated time (LT initiators run
+// ahead of time) are filled by later calls, so out-of-order calls do not distort each other;
+// with in-order calls this is exactly a next-free-time model.
+//
+// Payload convention: data_ptr = Upiu*, data_length = Upiu::wire_bytes(). On return from
+// b_transport the caller's delay is set to the end of serialisation (the last bit has left
+// the sender), which the sender may use to order its own later UPIUs. Receivers must copy
+// what they need before their b_transport returns: the sender reuses the Upiu and its data.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <cstdint>
+#include <vector>
+#include "common/upiu.h"
+#include "link/link_params.h"
+
+namespace ufs {
+
+class UniproLink : public sc_core::sc_module {
+ public:
+  enum Direction : int { kHostToDevice = 0, kDeviceToHost = 1 };
+
+  struct DirectionStats {
+    uint64_t upius = 0;        // UPIUs carried (a segmented Upiu counts each of its UPIUs)
+    uint64_t upiu_bytes = 0;   // UPIU bytes (headers + data segments)
+    uint64_t wire_bytes = 0;   // after UniPro framing, before line coding
+    sc_core::sc_time busy;     // total serialisation time
+  };
+
+  tlm_utils::simple_target_socket<UniproLink> host_in;       // host -> device, from the host
+  tlm_utils::simple_initiator_socket<UniproLink> device_out;  // host -> device, to the device
+  tlm_utils::simple_target_socket<UniproLink> device_in;     // device -> host, from the device
+  tlm_utils::simple_initiator_socket<UniproLink> host_out;    // device -> host, to the host
+
+  UniproLink(sc_core::sc_module_name name, const LinkParams& params = LinkParams());
+
+  const LinkParams& params() const { return params_; }
+
+  // Pure functions of the parameters (tests, reports, bandwidth estimates).
+  // Bytes after UniPro framing of the UPIU(s) a Upiu stands for.
+  uint64_t framed_bytes(const Upiu& upiu) const;
+  // Time to serialise a number of framed bytes on one direction.
+  sc_core::sc_time serialisation_time(Direction dir, uint64_t framed_bytes) const;
+  sc_core::sc_time serialisation_time(Direction dir, const Upiu& upiu) const {
+    return serialisation_time(dir, framed_bytes(upiu));
+  }
+  double lane_rate_mbps(Direction dir) const;
+  // Framed bytes per second the direction carries (all lanes, after line coding).
+  double framed_bytes_per_second(Direction dir) const;
+
+  const DirectionStats& stats(Direction dir) const { return dirs_[dir].stats; }
+  // End of the last reserved serialisation on a direction.
+  sc_core::sc_time next_free(Direction dir) const;
+  // Busy time / elapsed simulated time.
+  double utilisation(Direction dir) const;
+
+ private:
+  struct Interval {
+    sc_core::sc_time start, end;
+  };
+  struct DirectionState {
+    uint32_t gear = 4;
+    uint32_t lanes = 2;
+    double ps_per_framed_byte = 0.0;
+    std::vector<Interval> busy;  // reserved serialisations at or after now, sorted, disjoint
+    DirectionStats stats;
+  };
+
+  void host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void device_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void transport(Direction dir, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // Place a serialisation of `duration` at the first idle slot at or after `ready`; returns its start.
+  sc_core::sc_time reserve(DirectionState& d, const sc_core::sc_time& ready,
+                           const sc_core::sc_time& duration);
+  uint64_t message_framed_bytes(uint64_t message_bytes) const;
+
+  LinkParams params_;
+  DirectionState dirs_[2];
+  sc_core::sc_time latency_;
+};
+
+}  // namespace ufs

@@ -1,0 +1,193 @@
+#include "nand/nand_die.h"
+#include <algorithm>
+#include <sstream>
+
+namespace ufs {
+
+namespace {
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
+}  // namespace
+
+NandDie::NandDie(const NandParams& params, uint32_t index)
+    : params_(params), index_(index), bits_(params.operated_bits()) {
+  shape_.pages = params.effective_pages_per_block();
+  shape_.sectors_per_page = params.sectors_per_page();
+  planes_.resize(params.planes_per_die);
+  for (NandPlane& p : planes_) p.blocks.resize(params.blocks_per_plane);
+
+  if (params.slc_mode) {
+    t_read_[0] = t_read_[1] = t_read_[2] = us(params.t_read_slc_us);
+    t_prog_[0] = t_prog_[1] = t_prog_[2] = us(params.t_prog_slc_us);
+  } else {
+    auto or_base = [](double v, double base) { return v > 0 ? v : base; };
+    t_read_[0] = us(params.t_read_us);
+    t_read_[1] = us(or_base(params.t_read_csb_us, params.t_read_us));
+    t_read_[2] = us(or_base(params.t_read_msb_us, params.t_read_us));
+    t_prog_[0] = us(params.t_prog_us);
+    t_prog_[1] = us(or_base(params.t_prog_csb_us, params.t_prog_us));
+    t_prog_[2] = us(or_base(params.t_prog_msb_us, params.t_prog_us));
+  }
+  t_erase_ = us(params.t_erase_us);
+  t_suspend_ = us(params.t_suspend_us);
+  t_resume_ = us(params.t_resume_us);
+
+  // Factory bad blocks: a per-die stream so placement does not depend on die count.
+  uint64_t bad_rng = splitmix64(params.seed ^ (uint64_t(index) << 32) ^ 0xBADB10Cull);
+  const uint64_t candidates = uint64_t(params.planes_per_die) * (params.blocks_per_plane - 1);
+  uint64_t want = std::min<uint64_t>(params.factory_bad_blocks_per_die, candidates);
+  while (want > 0) {
+    bad_rng = splitmix64(bad_rng);
+    const uint32_t plane = uint32_t(bad_rng % params.planes_per_die);
+    const uint32_t block = 1 + uint32_t((bad_rng >> 16) % (params.blocks_per_plane - 1));
+    NandBlock& b = planes_[plane].blocks[block];
+    if (!b.bad()) {
+      b.mark_bad();
+      --want;
+    }
+  }
+  if (!params.bad_block_list.empty()) {
+    std::istringstream in(params.bad_block_list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      unsigned d = 0, p = 0, b = 0;
+      char c1 = 0, c2 = 0;
+      std::istringstream one(item);
+      one >> d >> c1 >> p >> c2 >> b;
+      if (d == index && p < params.planes_per_die && b < params.blocks_per_plane)
+        planes_[p].blocks[b].mark_bad();
+    }
+  }
+  rng_ = splitmix64(params.seed ^ (uint64_t(index) << 32));
+}
+
+double NandDie::uniform() {
+  rng_ = splitmix64(rng_);
+  return double(rng_ >> 11) * (1.0 / 9007199254740992.0);
+}
+
+sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count) const {
+  if (bits_ > 1 && params_.program_one_shot) {
+    // One tPROG per word line touched.
+    const uint32_t first_wl = page / bits_;
+    const uint32_t last_wl = (page + (count ? count : 1) - 1) / bits_;
+    return t_prog_[0] * double(last_wl - first_wl + 1);
+  }
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  for (uint32_t i = 0; i < count; ++i) t += t_prog_[size_t(page_type(page + i))];
+  return t;
+}
+
+FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
+                          PageOob* oob) {
+  if (!valid_block(a) || a.page >= shape_.pages || first + count > shape_.sectors_per_page) {
+    ++violations_.address_out_of_range;
+    for (uint32_t s = 0; s < count && s < kMaxSectorsPerPage; ++s) out[s] = SectorStamp{};
+    if (oob) *oob = PageOob{};
+    return FlashStatus::Uncorrectable;
+  }
+  const NandBlock& b = planes_[a.plane].blocks[a.block];
+  const bool ok = b.read(shape_, a.page, first, count, out, oob);
+  if (b.bad()) return FlashStatus::BadBlock;
+  return ok ? FlashStatus::Ok : FlashStatus::Uncorrectable;
+}
+
+FlashStatus NandDie::program_rule(const FlashAddress& a, uint32_t count,
+                                  NandRuleViolations* v) const {
+  if (!valid_block(a) || count == 0 || a.page >= shape_.pages || count > shape_.pages - a.page) {
+    if (v) ++v->address_out_of_range;
+    return FlashStatus::ProgramFail;
+  }
+  const NandBlock& b = planes_[a.plane].blocks[a.block];
+  if (b.bad()) return FlashStatus::BadBlock;
+  if (a.page < b.next_page()) {
+    if (v) ++v->program_not_erased;
+    return FlashStatus::ProgramFail;
+  }
+  if (a.page > b.next_page()) {
+    if (v) ++v->program_out_of_order;
+    return FlashStatus::ProgramFail;
+  }
+  if (bits_ > 1 && params_.program_one_shot && (a.page % bits_ != 0 || count % bits_ != 0)) {
+    if (v) ++v->one_shot_misuse;
+    return FlashStatus::ProgramFail;
+  }
+  return FlashStatus::Ok;
+}
+
+FlashStatus NandDie::check_program(const FlashAddress& a, uint32_t count) const {
+  return program_rule(a, count, nullptr);
+}
+
+FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
+                             const PageOob* oobs, size_t oob_count) {
+  const FlashStatus rule = program_rule(a, count, &violations_);
+  if (rule != FlashStatus::Ok) return rule;
+  const bool fail =
+      params_.program_fail_probability > 0 && uniform() < params_.program_fail_probability;
+  NandBlock& b = planes_[a.plane].blocks[a.block];
+  static const PageOob kDefaultOob{};
+  for (uint32_t i = 0; i < count; ++i)
+    b.program_next(shape_, stamps + size_t(i) * shape_.sectors_per_page,
+                   i < oob_count ? oobs[i] : kDefaultOob, fail);
+  return fail ? FlashStatus::ProgramFail : FlashStatus::Ok;
+}
+
+FlashStatus NandDie::erase(const FlashAddress& a) {
+  if (!valid_block(a)) {
+    ++violations_.address_out_of_range;
+    return FlashStatus::EraseFail;
+  }
+  NandBlock& b = planes_[a.plane].blocks[a.block];
+  if (b.bad()) return FlashStatus::BadBlock;
+  if (params_.erase_fail_probability > 0 && uniform() < params_.erase_fail_probability) {
+    return FlashStatus::EraseFail;  // the block keeps its pages; firmware should retire it
+  }
+  b.erase();
+  return FlashStatus::Ok;
+}
+
+FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count) {
+  if (src.plane != dst.plane) {
+    ++violations_.plane_mismatch;
+    return FlashStatus::ProgramFail;
+  }
+  if (!valid_block(src) || count == 0 || src.page >= shape_.pages ||
+      count > shape_.pages - src.page) {
+    ++violations_.address_out_of_range;
+    return FlashStatus::ProgramFail;
+  }
+  const uint32_t spp = shape_.sectors_per_page;
+  scratch_.resize(size_t(count) * spp);
+  scratch_oob_.resize(count);
+  FlashStatus read_status = FlashStatus::Ok;
+  for (uint32_t i = 0; i < count; ++i) {
+    FlashAddress p = src;
+    p.page = src.page + i;
+    const FlashStatus s = read(p, 0, spp, &scratch_[size_t(i) * spp], &scratch_oob_[i]);
+    if (s != FlashStatus::Ok) read_status = s;
+  }
+  if (read_status != FlashStatus::Ok) return read_status;
+  return program(dst, count, scratch_.data(), scratch_oob_.data(), count);
+}
+
+uint64_t NandDie::allocated_blocks() const {
+  uint64_t n = 0;
+  for (const NandPlane& p : planes_)
+    for (const NandBlock& b : p.blocks) n += b.allocated();
+  return n;
+}
+
+uint64_t NandDie::bad_blocks() const {
+  uint64_t n = 0;
+  for (const NandPlane& p : planes_)
+    for (const NandBlock& b : p.blocks) n += b.bad();
+  return n;
+}
+
+}  // namespace ufs

@@ -1,0 +1,100 @@
+// One NAND die (LUN): planes of blocks of pages, its array timings by cell type
+// and page type, the NAND rules (erase before program, in-order page program,
+// one-shot word lines) with violation counters, factory bad blocks and injected
+// program/erase failures. Passive: the flash demux decides when things happen and
+// calls the functional operations at the end of their array time.
+#pragma once
+#include <systemc>
+#include <cstdint>
+#include <vector>
+#include "hal/flash_types.h"
+#include "nand/nand_params.h"
+#include "nand/nand_plane.h"
+
+namespace ufs {
+
+// NAND rule violations: a correct firmware causes none; tests assert zero.
+struct NandRuleViolations {
+  uint64_t program_not_erased = 0;    // program of a page that is not erased
+  uint64_t program_out_of_order = 0;  // program that skips pages of the block
+  uint64_t one_shot_misuse = 0;       // one-shot program not covering whole word lines
+  uint64_t address_out_of_range = 0;  // plane/block/page/sector beyond the die
+  uint64_t plane_mismatch = 0;        // copy-back across planes
+  uint64_t total() const {
+    return program_not_erased + program_out_of_order + one_shot_misuse + address_out_of_range +
+           plane_mismatch;
+  }
+};
+
+enum class NandPageType : uint8_t { Lsb = 0, Csb = 1, Msb = 2 };
+
+class NandDie {
+ public:
+  NandDie(const NandParams& params, uint32_t index);
+
+  uint32_t index() const { return index_; }
+  const NandParams& params() const { return params_; }
+  uint32_t planes() const { return params_.planes_per_die; }
+  uint32_t pages_per_block() const { return shape_.pages; }
+  uint32_t sectors_per_page() const { return shape_.sectors_per_page; }
+
+  // --- timing -----------------------------------------------------------------
+  // Page type from the page index: pages of a word line are LSB, (CSB,) MSB in turn
+  // (the sequential page order of 3D NAND; 2D MLC shadow-page orders are not modelled).
+  NandPageType page_type(uint32_t page) const {
+    if (bits_ == 1) return NandPageType::Lsb;
+    const uint32_t k = page % bits_;
+    return k == 0 ? NandPageType::Lsb : k == bits_ - 1 ? NandPageType::Msb : NandPageType::Csb;
+  }
+  const sc_core::sc_time& read_time(uint32_t page) const { return t_read_[size_t(page_type(page))]; }
+  sc_core::sc_time program_time(uint32_t page, uint32_t count) const;
+  const sc_core::sc_time& erase_time() const { return t_erase_; }
+  const sc_core::sc_time& suspend_time() const { return t_suspend_; }
+  const sc_core::sc_time& resume_time() const { return t_resume_; }
+
+  // --- functional operations ----------------------------------------------------
+  // Sectors [first, first + count) of one page into out[], and the page's OOB.
+  FlashStatus read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
+                   PageOob* oob);
+  // `count` pages from a.page on; stamps holds count x sectors_per_page, oobs one per
+  // page (fewer: the rest get a default OOB).
+  FlashStatus program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
+                      const PageOob* oobs, size_t oob_count);
+  FlashStatus erase(const FlashAddress& a);
+  // Intra-plane copy of `count` pages from src to dst through the page register.
+  FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count);
+  // Rule check only (no state change): what program() would return, minus injected failures.
+  FlashStatus check_program(const FlashAddress& a, uint32_t count) const;
+
+  // --- inspection -----------------------------------------------------------------
+  const NandBlock& block(uint32_t plane, uint32_t block) const {
+    return planes_[plane].blocks[block];
+  }
+  void mark_bad(uint32_t plane, uint32_t block) { planes_[plane].blocks[block].mark_bad(); }
+  const NandRuleViolations& violations() const { return violations_; }
+  uint64_t allocated_blocks() const;
+  uint64_t bad_blocks() const;
+
+ private:
+  bool valid_block(const FlashAddress& a) const {
+    return a.plane < params_.planes_per_die && a.block < params_.blocks_per_plane;
+  }
+  // The program rules; counts a violation into *v when v is given.
+  FlashStatus program_rule(const FlashAddress& a, uint32_t count, NandRuleViolations* v) const;
+  double uniform();  // [0, 1), from the die's own seeded generator
+
+  NandParams params_;
+  uint32_t index_;
+  uint32_t bits_;  // bits per cell as operated
+  NandBlockShape shape_;
+  std::vector<NandPlane> planes_;
+  sc_core::sc_time t_read_[3];
+  sc_core::sc_time t_prog_[3];
+  sc_core::sc_time t_erase_, t_suspend_, t_resume_;
+  NandRuleViolations violations_;
+  uint64_t rng_;
+  std::vector<SectorStamp> scratch_;  // copy-back page register
+  std::vector<PageOob> scratch_oob_;
+};
+
+}  // namespace ufs
