@@ -340,6 +340,7 @@ void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
   t.fua = s.fua;
   t.nondurable = s.fua ? s.blocks : 0;
   stats_.host_write_blocks += s.blocks;
+  hal_.charge_cycles(params_.cycles_write_command);
   request_write_data(c.tag);
 }
 

@@ -30,6 +30,7 @@ struct FirmwareParams {
   uint32_t cycles_transfer_done = 400;     // handle a host DMA completion
   uint32_t cycles_response = 600;          // build and send the RESPONSE UPIU
   uint32_t cycles_cache_insert = 300;      // per logical block placed in the write cache
+  uint32_t cycles_write_command = 0;       // per write command: cache admission, overlap and ordering checks
   uint32_t cycles_gc_per_sector = 150;     // GC bookkeeping per valid sector moved
 
   template <class B>
@@ -51,6 +52,7 @@ struct FirmwareParams {
     b("cycles_transfer_done", cycles_transfer_done, "cycles", "handle one host DMA completion");
     b("cycles_response", cycles_response, "cycles", "build and send a RESPONSE UPIU");
     b("cycles_cache_insert", cycles_cache_insert, "cycles", "place one logical block in the write cache");
+    b("cycles_write_command", cycles_write_command, "cycles", "per write command: cache admission, overlap and ordering checks");
     b("cycles_gc_per_sector", cycles_gc_per_sector, "cycles", "GC bookkeeping per valid sector moved");
   }
 

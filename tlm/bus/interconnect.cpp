@@ -21,17 +21,13 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay
   for (const Route& r : routes_)
     if (a >= r.base && a - r.base < r.size) { route = &r; break; }
   if (!route) { gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
-  Port& p = ports_[route->port];
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time ready = now + delay;
-  const sc_time start = ready > p.next_free ? ready : p.next_free;
   const uint64_t beats = (gp.get_data_length() + params_.width_bytes - 1) / params_.width_bytes;
   const sc_time busy = cycle_ * double(params_.arbitration_cycles + beats);
-  p.next_free = start + busy;
-  p.busy += busy;
+  const sc_time start = ports_[route->port].reserve(now + delay, busy);
   bytes_ += gp.get_data_length();
   ++transactions_;
-  delay = p.next_free - now;
+  delay = start + busy - now;
   init[route->port]->b_transport(gp, delay);
 }
 

@@ -1,7 +1,7 @@
 // On-chip interconnect: initiators (CPU, host interface DMA, flash demux DMA,
 // crypto) reach targets (data buffer, L2P SRAM) by address. Loosely timed:
 // each transaction adds arbitration + beats at the bus clock to the annotated
-// delay, after the target port's previous transfer (contention emerges).
+// delay, in the target port's first free gap at or after it is ready (contention emerges).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -9,6 +9,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 #include "bus/interconnect_params.h"
+#include "common/busy_calendar.h"
 
 namespace ufs {
 
@@ -22,18 +23,17 @@ class Interconnect : public sc_core::sc_module {
   // Route [base, base + size) to the target bound at init port `port` (binding order).
   void map(uint64_t base, uint64_t size, unsigned port);
 
-  sc_core::sc_time port_busy_time(unsigned port) const { return ports_[port].busy; }
+  sc_core::sc_time port_busy_time(unsigned port) const { return ports_[port].busy_time(); }
   uint64_t bytes_moved() const { return bytes_; }
   uint64_t transactions() const { return transactions_; }
 
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   struct Route { uint64_t base, size; unsigned port; };
-  struct Port { sc_core::sc_time next_free, busy; };
   InterconnectParams params_;
   sc_core::sc_time cycle_;
   std::vector<Route> routes_;
-  std::vector<Port> ports_;
+  std::vector<BusyCalendar> ports_;  // one per target port: transfers to different targets overlap
   uint64_t bytes_ = 0, transactions_ = 0;
 };
 

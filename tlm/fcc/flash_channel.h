@@ -7,6 +7,7 @@
 #include <systemc>
 #include <cstdint>
 #include <vector>
+#include "common/busy_calendar.h"
 
 namespace ufs {
 
@@ -21,20 +22,18 @@ class FlashChannel {
   }
   // Books the bus for `duration` in the earliest free gap starting at or after
   // `earliest` (and not before now); returns the start.
-  sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration);
+  sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration) {
+    return calendar_.reserve(earliest, duration);
+  }
 
   // Statistics: bus time booked so far (commands + data), and bytes moved.
-  const sc_core::sc_time& busy_time() const { return busy_; }
+  const sc_core::sc_time& busy_time() const { return calendar_.busy_time(); }
   uint64_t bytes_transferred() const { return bytes_; }
   void count_bytes(uint64_t bytes) { bytes_ += bytes; }
 
  private:
-  struct Interval {
-    sc_core::sc_time start, end;
-  };
   double ps_per_byte_;
-  std::vector<Interval> booked_;  // sorted, disjoint, all ending after the last prune
-  sc_core::sc_time busy_;
+  BusyCalendar calendar_;
   uint64_t bytes_ = 0;
 };
 

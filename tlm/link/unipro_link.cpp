@@ -35,7 +35,6 @@ UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
     // ps per byte = line bits per byte / (lanes * Mb/s) * 1e6 ps/us
     const double mbps = LinkParams::lane_rate_mbps(d.gear, params_.rate_series) * d.lanes;
     d.ps_per_framed_byte = params_.line_bits_per_byte(d.gear) * 1e6 / mbps;
-    d.busy.reserve(64);
   }
   latency_ = sc_time(params_.upiu_latency_ns, sc_core::SC_NS);
 }
@@ -68,11 +67,7 @@ double UniproLink::framed_bytes_per_second(Direction dir) const {
   return 1e12 / dirs_[dir].ps_per_framed_byte;
 }
 
-sc_time UniproLink::next_free(Direction dir) const {
-  const auto& busy = dirs_[dir].busy;
-  const sc_time now = sc_core::sc_time_stamp();
-  return busy.empty() || busy.back().end < now ? now : busy.back().end;
-}
+sc_time UniproLink::next_free(Direction dir) const { return dirs_[dir].calendar.next_free(); }
 
 double UniproLink::utilisation(Direction dir) const {
   const double now = sc_core::sc_time_stamp().to_seconds();
@@ -87,44 +82,6 @@ void UniproLink::device_transport(tlm::tlm_generic_payload& trans, sc_time& dela
   transport(kDeviceToHost, trans, delay);
 }
 
-sc_time UniproLink::reserve(DirectionState& d, const sc_time& ready, const sc_time& duration) {
-  auto& busy = d.busy;
-  const sc_time now = sc_core::sc_time_stamp();
-  // Nothing can start before now any more: drop what has finished.
-  size_t done = 0;
-  while (done < busy.size() && busy[done].end <= now) ++done;
-  if (done) busy.erase(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(done));
-
-  // First gap at or after `ready` that holds the whole UPIU (the common in-order case
-  // walks to the end at once because `ready` is past every reservation but the last).
-  sc_time start = ready;
-  size_t i = 0;
-  if (!busy.empty() && busy.back().end <= start) {
-    i = busy.size();
-  } else {
-    for (; i < busy.size(); ++i) {
-      if (busy[i].end <= start) continue;
-      if (busy[i].start >= start + duration) break;
-      start = busy[i].end;
-    }
-  }
-  const sc_time end = start + duration;
-  // Insert, merging with touching neighbours to keep the list short under load.
-  const bool join_prev = i > 0 && busy[i - 1].end == start;
-  const bool join_next = i < busy.size() && busy[i].start == end;
-  if (join_prev && join_next) {
-    busy[i - 1].end = busy[i].end;
-    busy.erase(busy.begin() + static_cast<std::ptrdiff_t>(i));
-  } else if (join_prev) {
-    busy[i - 1].end = end;
-  } else if (join_next) {
-    busy[i].start = start;
-  } else {
-    busy.insert(busy.begin() + static_cast<std::ptrdiff_t>(i), Interval{start, end});
-  }
-  return start;
-}
-
 void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_time& delay) {
   DirectionState& d = dirs_[dir];
   const Upiu* upiu = reinterpret_cast<const Upiu*>(trans.get_data_ptr());
@@ -133,7 +90,7 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   const sc_time duration = serialisation_time(dir, framed);
 
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time start = reserve(d, now + delay, duration);
+  const sc_time start = d.calendar.reserve(now + delay, duration);
   const sc_time end = start + duration;
 
   d.stats.upius += upiu ? upiu->segments() : 1;

@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <vector>
+#include "common/busy_calendar.h"
 #include "common/upiu.h"
 #include "link/link_params.h"
 
@@ -64,14 +65,11 @@ class UniproLink : public sc_core::sc_module {
   double utilisation(Direction dir) const;
 
  private:
-  struct Interval {
-    sc_core::sc_time start, end;
-  };
   struct DirectionState {
     uint32_t gear = 4;
     uint32_t lanes = 2;
     double ps_per_framed_byte = 0.0;
-    std::vector<Interval> busy;  // reserved serialisations at or after now, sorted, disjoint
+    BusyCalendar calendar;       // reserved serialisations
     DirectionStats stats;
   };
 
@@ -79,8 +77,6 @@ class UniproLink : public sc_core::sc_module {
   void device_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void transport(Direction dir, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Place a serialisation of `duration` at the first idle slot at or after `ready`; returns its start.
-  sc_core::sc_time reserve(DirectionState& d, const sc_core::sc_time& ready,
-                           const sc_core::sc_time& duration);
   uint64_t message_framed_bytes(uint64_t message_bytes) const;
 
   LinkParams params_;

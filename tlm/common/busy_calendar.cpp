@@ -1,0 +1,49 @@
+#include "common/busy_calendar.h"
+
+namespace ufs {
+
+using sc_core::sc_time;
+
+sc_time BusyCalendar::reserve(const sc_time& earliest, const sc_time& duration) {
+  const sc_time now = sc_core::sc_time_stamp();
+  // Nothing is ever booked in the past: forget intervals that are over.
+  size_t drop = 0;
+  while (drop < booked_.size() && booked_[drop].end <= now) ++drop;
+  if (drop) booked_.erase(booked_.begin(), booked_.begin() + long(drop));
+
+  sc_time start = earliest < now ? now : earliest;
+  size_t i = 0;
+  if (!booked_.empty() && booked_.back().end <= start) {
+    i = booked_.size();  // the common in-order case: after everything
+  } else {
+    for (; i < booked_.size(); ++i) {
+      if (booked_[i].end <= start) continue;            // entirely before us
+      if (start + duration <= booked_[i].start) break;  // we fit in the gap before it
+      start = booked_[i].end;                           // overlaps: try after it
+    }
+  }
+  busy_ += duration;
+  if (duration == sc_core::SC_ZERO_TIME) return start;
+  const sc_time end = start + duration;
+  // Insert at i, merging with touching neighbours to keep the calendar short.
+  const bool join_prev = i > 0 && booked_[i - 1].end == start;
+  const bool join_next = i < booked_.size() && booked_[i].start == end;
+  if (join_prev && join_next) {
+    booked_[i - 1].end = booked_[i].end;
+    booked_.erase(booked_.begin() + long(i));
+  } else if (join_prev) {
+    booked_[i - 1].end = end;
+  } else if (join_next) {
+    booked_[i].start = start;
+  } else {
+    booked_.insert(booked_.begin() + long(i), Interval{start, end});
+  }
+  return start;
+}
+
+sc_time BusyCalendar::next_free() const {
+  const sc_time now = sc_core::sc_time_stamp();
+  return booked_.empty() || booked_.back().end < now ? now : booked_.back().end;
+}
+
+}  // namespace ufs

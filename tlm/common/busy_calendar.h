@@ -1,0 +1,33 @@
+// A shared resource's calendar of booked intervals (a link direction, a flash
+// channel, an interconnect port). Loosely-timed initiators book ahead of the
+// kernel's time; a single "next free" time would push every later booking behind
+// the furthest one, so a booking takes the first gap at or after its ready time
+// that holds it, as the real resource would serve it.
+#pragma once
+#include <systemc>
+#include <vector>
+
+namespace ufs {
+
+class BusyCalendar {
+ public:
+  BusyCalendar() { booked_.reserve(16); }
+
+  // Books `duration` in the earliest gap starting at or after `earliest` (never
+  // before now); returns the start.
+  sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration);
+
+  // Total time booked so far.
+  const sc_core::sc_time& busy_time() const { return busy_; }
+  // End of the last booking (now if none is ahead).
+  sc_core::sc_time next_free() const;
+
+ private:
+  struct Interval {
+    sc_core::sc_time start, end;
+  };
+  std::vector<Interval> booked_;  // sorted, disjoint, all ending after the last prune
+  sc_core::sc_time busy_;
+};
+
+}  // namespace ufs
