@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <iostream>
 #include "config/config_tree.h"
+#include "experiments/experiment.h"
 #include "output/run_folder.h"
 #include "platform/platform_config.h"
 #include "platform/simulation.h"
@@ -86,6 +87,13 @@ int sc_main(int argc, char* argv[]) {
 
   auto* presets_cmd = app.add_subcommand("presets", "list the presets");
 
+  std::string experiment_name, experiment_out;
+  bool experiment_list = false;
+  auto* experiment_cmd = app.add_subcommand("experiment", "run a study: published figures beside the model's");
+  experiment_cmd->add_option("name", experiment_name, "study name (see --list)");
+  experiment_cmd->add_option("--out", experiment_out, "folder for the runs, CSV and plot (default runs/NAME)");
+  experiment_cmd->add_flag("--list", experiment_list, "name every study with its source");
+
   std::string trace_spec;
   auto* stats_cmd = app.add_subcommand("trace-stats", "statistics of a trace (mix, sizes, footprint, locality)");
   stats_cmd->add_option("spec", trace_spec, "trace:FORMAT:PATH[,options]")->required();
@@ -97,8 +105,7 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+    return fail(e.what() + std::string(" (ufs-sim --help)"));
   }
 
   try {
@@ -138,6 +145,13 @@ int sc_main(int argc, char* argv[]) {
       ConfigTree tree;
       for (const auto& p : tree.list_presets()) std::cout << p << "\n";
       return 0;
+    }
+    if (*experiment_cmd) {
+      if (experiment_list || experiment_name.empty()) {
+        for (const auto& e : experiments()) std::printf("%-22s %s\n%-22s   source: %s\n", e.name.c_str(), e.summary.c_str(), "", e.source.c_str());
+        return experiment_list ? 0 : fail("experiment: name a study (ufs-sim experiment --list)");
+      }
+      return run_experiment(experiment_name, "/proc/self/exe", experiment_out);
     }
     if (*stats_cmd) {
       std::cout << format_trace_stats(compute_trace_stats(trace_spec));

@@ -68,12 +68,23 @@ class RunController : public sc_core::sc_module {
   bool* deadline_passed_;
 };
 
-// Ends a submitter at a deadline (workload `runtime=`): the program knows simulated time, the workload does not.
+// Wraps a workload's submitter for the run: ends it at a deadline (workload `runtime=`:
+// the program knows simulated time, the workload does not), and turns a bad trace line
+// met during the simulation into a clean stop with the reader's message.
 class DeadlineSubmitter : public RequestSubmitter {
  public:
-  DeadlineSubmitter(std::unique_ptr<RequestSubmitter> inner, const bool* passed)
-      : inner_(std::move(inner)), passed_(passed) {}
-  bool next(BlockRequest& out) override { return !*passed_ && inner_->next(out); }
+  DeadlineSubmitter(std::unique_ptr<RequestSubmitter> inner, const bool* passed, std::string* error)
+      : inner_(std::move(inner)), passed_(passed), error_(error) {}
+  bool next(BlockRequest& out) override {
+    if (*passed_ || !error_->empty()) return false;
+    try {
+      return inner_->next(out);
+    } catch (const WorkloadError& e) {
+      *error_ = e.what();
+      sc_core::sc_stop();
+      return false;
+    }
+  }
   uint32_t max_outstanding() const override { return inner_->max_outstanding(); }
   bool timed() const override { return inner_->timed(); }
   std::string stream_name(uint32_t s) const override { return inner_->stream_name(s); }
@@ -81,6 +92,7 @@ class DeadlineSubmitter : public RequestSubmitter {
  private:
   std::unique_ptr<RequestSubmitter> inner_;
   const bool* passed_;
+  std::string* error_;
 };
 
 }  // namespace
@@ -107,9 +119,12 @@ RunResult run_simulation(const RunOptions& o) {
   }
 
   std::vector<std::unique_ptr<RequestSubmitter>> precondition, measured;
-  if (!o.precondition_workload.empty()) precondition = make_workload(o.precondition_workload, capacity);
+  bool deadline = false, no_deadline = false;
+  std::string workload_error;
+  if (!o.precondition_workload.empty())
+    for (auto& s : make_workload(o.precondition_workload, capacity))
+      precondition.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &no_deadline, &workload_error));
   WorkloadPlan plan = make_workload_plan(o.workload, capacity);
-  bool deadline = false;
   RunStatistics stats(o.check_data);
   std::vector<std::string> names;
   for (auto& s : plan.submitters) {
@@ -117,7 +132,7 @@ RunResult run_simulation(const RunOptions& o) {
     break;
   }
   for (auto& s : plan.submitters)
-    measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline));
+    measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline, &workload_error));
   if (o.precondition_fill_bytes && stats.scoreboard())
     stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
   platform->host.set_observer(&stats);
@@ -137,6 +152,7 @@ RunResult run_simulation(const RunOptions& o) {
     sc_core::sc_start();
   }
 
+  if (!workload_error.empty()) throw WorkloadError(workload_error);
   if (!controller.finished)
     throw std::runtime_error("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                              std::to_string(platform->host.outstanding()) +

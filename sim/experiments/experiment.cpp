@@ -1,0 +1,84 @@
+#include "experiments/experiment.h"
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include "config/config_error.h"
+
+namespace ufs {
+
+std::vector<Experiment> make_datasheet_experiments();
+
+const std::vector<Experiment>& experiments() {
+  static const std::vector<Experiment> all = [] {
+    std::vector<Experiment> v;
+    for (auto& e : make_datasheet_experiments()) v.push_back(std::move(e));
+    return v;
+  }();
+  return all;
+}
+
+nlohmann::json ExperimentContext::run(const std::string& name, const std::vector<std::string>& args) const {
+  const std::string dir = out_dir_ + "/" + name;
+  std::vector<std::string> argv_s = {program_, "run", "--quiet", "--out", dir};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fprintf(stderr, "  running %s ...\n", name.c_str());
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("experiment: cannot start a simulation process");
+  if (pid == 0) {
+    execv(program_.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("experiment: run '" + name + "' failed (see the message above)");
+  std::ifstream in(dir + "/stats.json");
+  return nlohmann::json::parse(in);
+}
+
+int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir) {
+  const Experiment* e = nullptr;
+  for (const auto& x : experiments())
+    if (x.name == name) e = &x;
+  if (!e) {
+    std::string known;
+    for (const auto& x : experiments()) known += (known.empty() ? "" : ", ") + x.name;
+    throw ConfigError("unknown experiment '" + name + "' (known: " + known + ")");
+  }
+  const std::string dir = out_dir.empty() ? "runs/" + name : out_dir;
+  if (system(("mkdir -p '" + dir + "'").c_str()) != 0) throw std::runtime_error("cannot create " + dir);
+  std::printf("%s\n  source: %s\n  %s\n\n", e->name.c_str(), e->source.c_str(), e->summary.c_str());
+  const std::vector<ExperimentRow> rows = e->run(ExperimentContext(program, dir));
+
+  std::printf("%-28s %-14s %12s %12s %9s  %s\n", "metric", "x", "published", "model", "diff", "verdict");
+  std::ofstream csv(dir + "/" + name + ".csv");
+  csv << "study,metric,x,published,model,unit\n";
+  int failures = 0;
+  for (const auto& r : rows) {
+    const double diff = r.published != 0 ? (r.model - r.published) / r.published : 0.0;
+    std::string verdict = "shape";
+    if (r.tolerance > 0) {
+      const bool ok = std::fabs(diff) <= r.tolerance;
+      verdict = (ok ? "within " : "OUTSIDE ") + std::to_string(int(std::lround(r.tolerance * 100))) + "%";
+      if (!ok) ++failures;
+    }
+    std::printf("%-28s %-14s %12.1f %12.1f %+8.1f%%  %s\n", (r.metric + " (" + r.unit + ")").c_str(), r.x.c_str(),
+                r.published, r.model, diff * 100, verdict.c_str());
+    csv << name << "," << r.metric << "," << r.x << "," << r.published << "," << r.model << "," << r.unit << "\n";
+  }
+  csv.close();
+  std::printf("\ntable: %s/%s.csv\n", dir.c_str(), name.c_str());
+  const std::string plot = std::string(UFS_SOURCE_DIR) + "/sim/plot.py";
+  if (access(plot.c_str(), R_OK) == 0 &&
+      system(("python3 '" + plot + "' --experiment '" + dir + "/" + name + ".csv' > /dev/null 2>&1").c_str()) == 0)
+    std::printf("plot:  %s/%s.png\n", dir.c_str(), name.c_str());
+  return failures ? 1 : 0;
+}
+
+}  // namespace ufs

@@ -1,0 +1,48 @@
+// Studies that reproduce published figures. Each study runs one or more
+// simulations (one `ufs-sim run` process each: SystemC elaborates once per
+// process), then prints the published figure beside the model's with the
+// relative difference, and writes an experiment CSV (study,metric,x,published,model,
+// unit) that sim/plot.py turns into a plot.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+namespace ufs {
+
+struct ExperimentRow {
+  std::string metric;
+  std::string x;
+  double published = 0;
+  double model = 0;
+  std::string unit;
+  double tolerance = 0;  // relative band the project accepts (0 = shape only)
+};
+
+class ExperimentContext {
+ public:
+  ExperimentContext(std::string program, std::string out_dir) : program_(std::move(program)), out_dir_(std::move(out_dir)) {}
+  // Runs `ufs-sim run` with these arguments into out_dir/<name>; returns its stats.json.
+  nlohmann::json run(const std::string& name, const std::vector<std::string>& args) const;
+  const std::string& out_dir() const { return out_dir_; }
+
+ private:
+  std::string program_;
+  std::string out_dir_;
+};
+
+struct Experiment {
+  std::string name;
+  std::string source;   // the publication the figures come from
+  std::string summary;
+  std::function<std::vector<ExperimentRow>(const ExperimentContext&)> run;
+};
+
+const std::vector<Experiment>& experiments();
+
+// Runs one study: prints the table, writes <out>/<name>.csv and (when Python with
+// matplotlib is there) the plot. Returns 0 when every row with a tolerance is inside it.
+int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir);
+
+}  // namespace ufs

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Bad input to ufs-sim: each case must end with exit status 2 and a one-line
+# error naming the problem, never a crash. Usage: cli_errors.sh PATH/TO/ufs-sim
+set -u
+sim="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+expect() {  # expect NAME PATTERN -- ARGS...
+  local name="$1" pattern="$2"; shift 3
+  local out status
+  out=$("$sim" "$@" 2>&1 >/dev/null); status=$?
+  if [ "$status" -ne 2 ] || ! grep -q -- "$pattern" <<<"$out" || [ "$(grep -c 'error' <<<"$out")" -ne 1 ]; then
+    echo "FAIL $name: status $status, stderr: $out"; failures=$((failures + 1))
+  else
+    echo "ok   $name: $out"
+  fi
+}
+printf '{ "base": "test-small", "fcc": { "channels": 2, } }\n' > "$tmp/broken.json"
+printf 'proces,device,rw_flag,sector,size,timestamp\napp,8,R,100,8,0.5\napp,8,Q,100,8,0.6\n' > "$tmp/bad.csv"
+expect unknown-key "unknown key 'fcc.chanels'" -- run --preset test-small --set fcc.chanels=4 --workload rw=randread,count=10
+expect zero-channels "fcc.channels" -- run --preset test-small --set fcc.channels=0 --workload rw=randread,count=10
+expect ill-typed "expected" -- run --preset test-small --set fcc.channels=four --workload rw=randread,count=10
+expect malformed-json "parse error" -- run --preset "$tmp/broken.json" --workload rw=randread,count=10
+expect missing-preset "nosuchpreset" -- run --preset nosuchpreset --workload rw=randread,count=10
+expect bad-workload-key "bsz" -- run --preset test-small --workload rw=randread,bsz=4k
+expect beyond-capacity "exceeds" -- run --preset test-small --workload rw=randread,size=10t
+expect bad-trace-line "bad.csv:3" -- run --preset test-small --workload "trace:mobile:$tmp/bad.csv"
+expect bad-option "no-such-option" -- run --preset test-small --workload rw=randread,count=10 --no-such-option
+expect unknown-experiment "unknown experiment" -- experiment nosuchstudy
+echo "$((10 - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
