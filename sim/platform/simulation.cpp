@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include "config/config_tree.h"
@@ -29,9 +30,10 @@ class RunController : public sc_core::sc_module {
   RunController(sc_core::sc_module_name name, UfsPlatform& platform, RunStatistics& stats,
                 std::vector<std::unique_ptr<RequestSubmitter>>& precondition,
                 std::vector<std::unique_ptr<RequestSubmitter>>& measured, uint64_t runtime_ps,
-                bool* deadline_passed)
+                bool* deadline_passed, uint64_t* measured_base)
       : sc_core::sc_module(name), platform_(platform), stats_(stats), precondition_(precondition),
-        measured_(measured), runtime_ps_(runtime_ps), deadline_passed_(deadline_passed) {
+        measured_(measured), runtime_ps_(runtime_ps), deadline_passed_(deadline_passed),
+        measured_base_(measured_base) {
     SC_THREAD(run);
   }
   bool finished = false;
@@ -46,6 +48,7 @@ class RunController : public sc_core::sc_module {
       while (!host.done()) wait(host.done_event());
     }
     measure_start_ps = sc_core::sc_time_stamp().value();
+    *measured_base_ = measure_start_ps;
     stats_.start_measurement(measure_start_ps);
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);
@@ -66,24 +69,42 @@ class RunController : public sc_core::sc_module {
   std::vector<std::unique_ptr<RequestSubmitter>>& measured_;
   uint64_t runtime_ps_;
   bool* deadline_passed_;
+  uint64_t* measured_base_;
 };
 
 // Wraps a workload's submitter for the run: ends it at a deadline (workload `runtime=`:
 // the program knows simulated time, the workload does not), and turns a bad trace line
 // met during the simulation into a clean stop with the reader's message.
+// Like the Linux block layer, it also splits a request longer than the device's maximum
+// transfer length (from its Block Limits) into several, each completing on its own.
 class DeadlineSubmitter : public RequestSubmitter {
  public:
-  DeadlineSubmitter(std::unique_ptr<RequestSubmitter> inner, const bool* passed, std::string* error)
-      : inner_(std::move(inner)), passed_(passed), error_(error) {}
+  DeadlineSubmitter(std::unique_ptr<RequestSubmitter> inner, const bool* passed, std::string* error,
+                    uint32_t max_blocks, const uint64_t* time_base)
+      : inner_(std::move(inner)), passed_(passed), error_(error), max_blocks_(max_blocks), time_base_(time_base) {}
   bool next(BlockRequest& out) override {
     if (*passed_ || !error_->empty()) return false;
-    try {
-      return inner_->next(out);
-    } catch (const WorkloadError& e) {
-      *error_ = e.what();
-      sc_core::sc_stop();
-      return false;
+    if (rest_.blocks == 0) {
+      try {
+        if (!inner_->next(rest_)) return false;
+        // A trace's times count from its phase's start (after any precondition phase).
+        if (inner_->timed()) rest_.arrival_ps += *time_base_;
+      } catch (const WorkloadError& e) {
+        *error_ = e.what();
+        sc_core::sc_stop();
+        return false;
+      }
+      if (rest_.op == BlockOp::Flush || rest_.blocks <= max_blocks_) {
+        out = rest_;
+        rest_.blocks = 0;
+        return true;
+      }
     }
+    out = rest_;
+    out.blocks = std::min(rest_.blocks, max_blocks_);
+    rest_.lba += out.blocks;
+    rest_.blocks -= out.blocks;
+    return true;
   }
   uint32_t max_outstanding() const override { return inner_->max_outstanding(); }
   bool timed() const override { return inner_->timed(); }
@@ -93,6 +114,9 @@ class DeadlineSubmitter : public RequestSubmitter {
   std::unique_ptr<RequestSubmitter> inner_;
   const bool* passed_;
   std::string* error_;
+  uint32_t max_blocks_;
+  const uint64_t* time_base_;
+  BlockRequest rest_{BlockOp::Read, 0, 0};  // the part of a long request still to issue
 };
 
 }  // namespace
@@ -120,10 +144,13 @@ RunResult run_simulation(const RunOptions& o) {
 
   std::vector<std::unique_ptr<RequestSubmitter>> precondition, measured;
   bool deadline = false, no_deadline = false;
+  const uint64_t zero_base = 0;
+  uint64_t measured_base = 0;  // set when the measured phase starts
   std::string workload_error;
   if (!o.precondition_workload.empty())
     for (auto& s : make_workload(o.precondition_workload, capacity))
-      precondition.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &no_deadline, &workload_error));
+      precondition.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &no_deadline, &workload_error,
+                                                                 config.firmware.max_transfer_blocks, &zero_base));
   WorkloadPlan plan = make_workload_plan(o.workload, capacity);
   RunStatistics stats(o.check_data);
   std::vector<std::string> names;
@@ -132,12 +159,14 @@ RunResult run_simulation(const RunOptions& o) {
     break;
   }
   for (auto& s : plan.submitters)
-    measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline, &workload_error));
+    measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline, &workload_error,
+                                                          config.firmware.max_transfer_blocks, &measured_base));
   if (o.precondition_fill_bytes && stats.scoreboard())
     stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
   platform->host.set_observer(&stats);
 
-  RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline);
+  RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline,
+                            &measured_base);
   ProgressLine progress(o.force_progress ? ProgressLine::Mode::Always
                         : o.progress ? ProgressLine::Mode::Auto : ProgressLine::Mode::Never);
   if (progress.enabled()) {
