@@ -9,14 +9,12 @@ CMAKE_FLAGS ?=
 deps:
 	@bash cmake/install-deps.sh
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DUFS_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 run: build
-	$(BUILD)/sim/ufs-sim run --preset ufs31 --workload "rw=randread,bs=4k,iodepth=32,numjobs=4,size=8g,count=200000" --precondition fill --out runs/main
-test: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DUFS_WERROR=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	$(BUILD)/sim/ufs-sim run --preset ufs31 --workload "rw=randread,bs=4k,iodepth=32,size=8g,count=200000" --precondition-fill 8g --out runs/main
+test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 bench: build
 	$(BUILD)/sim/ufs-sim bench

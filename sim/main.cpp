@@ -32,14 +32,43 @@ int fail(const std::string& message) {
   return 2;
 }
 
-void print_summary(const RunResult& r) {
-  std::cout << RunFolder::format_summary(r.stats);
+// The few lines a user reads first; stats.json and summary.txt have the rest.
+void print_summary(const RunResult& r, const std::string& out_dir) {
+  const auto& s = r.stats;
+  std::printf("%s: %s\n", s.value("preset", std::string()).c_str(), s.value("workload", std::string()).c_str());
+  for (const auto& [op, o] : s["ops"].items())
+    std::printf("  %-6s %9llu req  %9.0f IOPS  %8.1f MB/s  latency us: mean %.1f  p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f\n",
+                op.c_str(), static_cast<unsigned long long>(o.value("count", 0ull)), o.value("iops", 0.0),
+                o.value("mb_per_s", 0.0), o.value("mean", 0.0), o.value("p50", 0.0), o.value("p99", 0.0),
+                o.value("p99_9", 0.0), o.value("max", 0.0));
+  const auto& u = s["utilisation"];
+  auto mean = [](const nlohmann::json& a) {
+    double t = 0;
+    for (const auto& v : a) t += v.get<double>();
+    return a.empty() ? 0.0 : t / double(a.size());
+  };
+  std::printf("  busy: dies %.0f%%  channels %.0f%%  link h2d %.0f%% d2h %.0f%%  firmware core %.0f%%\n",
+              100 * mean(u["die_busy"]), 100 * mean(u["channel_busy"]), 100 * u.value("link_host_to_device", 0.0),
+              100 * u.value("link_device_to_host", 0.0), 100 * u.value("cpu_busy", 0.0));
+  const auto& f = s["ftl"];
+  std::printf("  FTL: write amplification %.2f, GC victims %llu, erases %llu, check conditions %llu\n",
+              f.value("write_amplification", 0.0), static_cast<unsigned long long>(f.value("gc_victims", 0ull)),
+              static_cast<unsigned long long>(f.value("erases", 0ull)),
+              static_cast<unsigned long long>(f.value("check_conditions", 0ull)));
+  if (s.contains("scoreboard"))
+    std::printf("  data integrity: %llu blocks checked, %llu mismatches\n",
+                static_cast<unsigned long long>(s["scoreboard"].value("checked_blocks", 0ull)),
+                static_cast<unsigned long long>(s["scoreboard"].value("mismatches", 0ull)));
+  std::printf("  simulated %.3f s in %.2f s wall clock (%.0f simulated I/Os per second), peak memory %.0f MiB\n",
+              s.value("simulated_seconds", 0.0), r.wall_seconds, s.value("simulated_ios_per_wall_second", 0.0),
+              s.value("peak_rss_mib", 0.0));
+  if (!out_dir.empty()) std::printf("  run folder: %s (python3 sim/plot.py %s)\n", out_dir.c_str(), out_dir.c_str());
 }
 
 int run_command(RunOptions o, const std::string& fill) {
   if (!fill.empty()) o.precondition_fill_bytes = parse_size("--precondition-fill", fill);
   const RunResult r = run_simulation(o);
-  if (!o.quiet) print_summary(r);
+  if (!o.quiet) print_summary(r, o.out_dir);
   if (r.mismatches) {
     std::fprintf(stderr, "ufs-sim: data integrity: %llu mismatches (first: %s)\n",
                  static_cast<unsigned long long>(r.mismatches),

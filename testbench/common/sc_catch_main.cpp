@@ -4,6 +4,10 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <systemc>
+#include <cstdlib>
+
+// No kernel banner in test output (it is printed at the first elaboration).
+static const int quiet_systemc_banner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
