@@ -803,6 +803,26 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
 
 void DeviceFirmware::on_timer(uint64_t) {}
 
+// Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
+// handed out before a power cycle no longer verify (rtl/README.md). The key goes
+// into the engine's write-only registers and is never kept in firmware memory.
+void DeviceFirmware::on_power_up() {
+  for (uint32_t word = 0; word < 4; word += 2) {
+    const uint64_t r = hal_.random64();
+    hal_.write_crypto_register(hpb_crypto_reg::kKey0 + 4 * word, uint32_t(r >> 32));
+    hal_.write_crypto_register(hpb_crypto_reg::kKey0 + 4 * (word + 1), uint32_t(r));
+  }
+  hal_.write_crypto_register(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit);
+  ++stats_.session_keys_loaded;
+}
+
+// HPB READ verification and READ BUFFER signing consume these (HPB, issue 7);
+// until then the firmware only accounts for them.
+void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
+  ++stats_.crypto_results;
+  if (!result.valid) ++stats_.crypto_rejected;
+}
+
 // ---------------------------------------------------------------- preconditioning
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {

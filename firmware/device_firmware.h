@@ -36,6 +36,9 @@ struct FirmwareStats {
   uint64_t erase_failures = 0;
   uint64_t unmapped_blocks = 0;
   uint64_t flushes = 0;
+  uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
+  uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
+  uint64_t crypto_rejected = 0;       // of which not valid
 };
 
 class DeviceFirmware : public FirmwareEvents {
@@ -48,6 +51,8 @@ class DeviceFirmware : public FirmwareEvents {
   void on_data_out_done(uint8_t tag, uint64_t token) override;
   void on_data_in_done(uint8_t tag, uint64_t token) override;
   void on_timer(uint64_t cookie) override;
+  void on_crypto_done(const HpbCryptoResult& result) override;
+  void on_power_up() override;
 
   // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
   // (stamps carry version 0), through the backdoor. Call before the simulation starts.

@@ -99,6 +99,9 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--no-check", no_check, "turn the data-integrity scoreboard off");
   run_cmd->add_flag("--quiet", run.quiet, "no summary on stdout");
   run_cmd->add_flag("--progress", run.force_progress, "progress line on stderr even when it is no terminal");
+  std::string rtl_waves;
+  run_cmd->add_option("--rtl-waves", rtl_waves,
+                      "VCD of the crypto unit's internal signals (crypto.model=rtl; window: crypto.waves_from_us/_to_us)");
 
   uint64_t bench_ios = 500000;
   std::string bench_preset = "ufs31";
@@ -140,6 +143,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*run_cmd) {
       run.check_data = !no_check;
+      if (!rtl_waves.empty()) run.sets.push_back("crypto.waves_file=" + rtl_waves);
       return run_command(run, fill);
     }
     if (*bench_cmd) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include "hal/flash_types.h"
 #include "hal/host_types.h"
+#include "hal/crypto_types.h"
 
 namespace ufs {
 
@@ -45,6 +46,13 @@ class Hal {
   // Firmware accesses to the L2P SRAM (map lookups and updates): charged on the bus.
   virtual void l2p_sram_access(uint32_t bytes, bool write) = 0;
 
+  // HPB crypto engine: queue a sign/verify job -> on_crypto_done(result).
+  virtual void submit_crypto(const HpbCryptoJob& job) = 0;
+  // Write one of the engine's registers (hpb_crypto_reg), e.g. the session key at boot.
+  virtual void write_crypto_register(uint32_t offset, uint32_t value) = 0;
+  // The controller's hardware random number generator.
+  virtual uint64_t random64() = 0;
+
   // One-shot timer -> on_timer(cookie).
   virtual void set_timer(uint64_t delay_ps, uint64_t cookie) = 0;
 };
@@ -69,6 +77,9 @@ class FirmwareEvents {
   virtual void on_data_out_done(uint8_t tag, uint64_t token) = 0;
   virtual void on_data_in_done(uint8_t tag, uint64_t token) = 0;
   virtual void on_timer(uint64_t cookie) = 0;
+  virtual void on_crypto_done(const HpbCryptoResult& result) = 0;
+  // Power is on: the first event after reset (load keys, start timers).
+  virtual void on_power_up() = 0;
 };
 
 }  // namespace ufs

@@ -3,6 +3,7 @@
 #include "bus/interconnect_params.h"
 #include "config/config_tree.h"
 #include "cpu/cpu_params.h"
+#include "crypto/hpb_crypto_params.h"
 #include "fcc/flash_controller_params.h"
 #include "firmware_params.h"
 #include "host/host_params.h"
@@ -23,6 +24,7 @@ struct PlatformConfig {
   FlashControllerParams fcc;
   NandParams nand;
   FirmwareParams firmware;
+  HpbCryptoParams crypto;
 
   // Binds every section; throws ConfigError naming the key on any problem.
   void bind(ConfigTree& tree) {
@@ -35,6 +37,7 @@ struct PlatformConfig {
     tree.bind_section("fcc", fcc);
     tree.bind_section("nand", nand);
     tree.bind_section("firmware", firmware);
+    tree.bind_section("crypto", crypto);
     firmware.data_buffer_kib = memory.data_buffer_kib;
     const std::string problem = firmware.validate();
     if (!problem.empty()) throw ConfigError("firmware." + problem + " (memory.data_buffer_kib = " +

@@ -119,6 +119,14 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   flash["rule_violations"] = p.fcc.rule_violations();
   j["flash"] = flash;
 
+  json crypto;
+  crypto["model"] = p.crypto.params().model;
+  crypto["session_keys_loaded"] = f.session_keys_loaded;
+  crypto["jobs_signed"] = p.crypto.jobs_signed();
+  crypto["jobs_verified"] = p.crypto.jobs_verified();
+  crypto["verify_failures"] = p.crypto.verify_failures();
+  j["crypto"] = crypto;
+
   if (scoreboard_) {
     json sb;
     sb["checked_blocks"] = scoreboard_->checked_blocks();

@@ -5,6 +5,7 @@ namespace ufs {
 namespace {
 constexpr unsigned kDataBufferPort = 0;
 constexpr unsigned kL2pSramPort = 1;
+constexpr unsigned kCryptoPort = 2;
 }  // namespace
 
 UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& config)
@@ -17,6 +18,7 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
       l2p_sram("l2p_sram", uint64_t(config.memory.l2p_sram_kib) * 1024, config.memory.sram),
       cpu("cpu", config.cpu),
       fcc("fcc", config.fcc, config.nand),
+      crypto("crypto", config.crypto),
       config_(config) {
   // UPIUs: host <-> link <-> host interface
   host.to_link.bind(link.host_in);
@@ -30,12 +32,15 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   // Targets on the interconnect
   bus.init.bind(data_buffer.socket);
   bus.init.bind(l2p_sram.socket);
+  bus.init.bind(crypto.regs);
   bus.map(0, data_buffer.sector_bytes(), kDataBufferPort);
   bus.map(kByteRegionBase, data_buffer.byte_region_bytes(), kDataBufferPort);
-  bus.map(FirmwareCpu::kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort);
+  bus.map(FirmwareCpu::kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort, true);
+  bus.map(FirmwareCpu::kCryptoBase, hpb_crypto_reg::kSize, kCryptoPort, true);
 
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
-  cpu.attach(firmware_.get(), &hostif, &fcc);
+  cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
+  crypto.set_listener(&cpu);
   hostif.set_listener(&cpu);
   fcc.set_listener(&cpu);
 }

@@ -6,6 +6,7 @@
 #include <systemc>
 #include "bus/interconnect.h"
 #include "cpu/firmware_cpu.h"
+#include "crypto/hpb_crypto_engine.h"
 #include "device_firmware.h"
 #include "fcc/flash_controller.h"
 #include "host/host_driver.h"
@@ -29,6 +30,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
   L2pSram l2p_sram;
   FirmwareCpu cpu;
   FlashController fcc;
+  HpbCryptoEngine crypto;
 
   DeviceFirmware& firmware() { return *firmware_; }
   const PlatformConfig& config() const { return config_; }

@@ -276,3 +276,17 @@ TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc
   }
   CHECK(lost == 0);
 }
+
+TEST_CASE("Power-up loads a fresh HPB session key into the crypto engine", "[firmware][crypto]") {
+  Rig r;
+  r.fw.on_power_up();
+  const auto& regs = r.hw.crypto_regs_;
+  REQUIRE(regs.size() == 5);
+  for (uint32_t i = 0; i < 4; ++i) CHECK(regs[i].first == hpb_crypto_reg::kKey0 + 4 * i);
+  CHECK(regs[4] == std::make_pair(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit));
+  const std::vector<std::pair<uint32_t, uint32_t>> first(regs.begin(), regs.end());
+  r.hw.crypto_regs_.clear();
+  r.fw.on_power_up();  // the next power cycle draws another key
+  CHECK(r.hw.crypto_regs_[0].second != first[0].second);
+  CHECK(r.fw.stats().session_keys_loaded == 2);
+}

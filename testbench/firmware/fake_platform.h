@@ -99,6 +99,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
     for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) buffer_[a / kSectorBytes + i] = SectorStamp{};
   }
   void l2p_sram_access(uint32_t, bool) override {}
+  void submit_crypto(const HpbCryptoJob& job) override { crypto_jobs_.push_back(job); }
+  void write_crypto_register(uint32_t offset, uint32_t value) override { crypto_regs_.emplace_back(offset, value); }
+  uint64_t random64() override { return rng_state_ = rng_state_ * 6364136223846793005ull + 1442695040888963407ull; }
   void set_timer(uint64_t delay, uint64_t cookie) override {
     post(now_ps() + delay, [this, cookie] { fw_->on_timer(cookie); });
   }
@@ -142,6 +145,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
   uint64_t flash_ops_ = 0, erases_ = 0, violations_ = 0, cycles_ = 0;
   bool fail_next_program_ = false;
+  std::vector<HpbCryptoJob> crypto_jobs_;
+  std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;
+  uint64_t rng_state_ = 1;
   uint64_t now() const { return now_; }
 
  private:

@@ -99,3 +99,19 @@ TEST_CASE("Sequential read and write on the default preset land near the publish
   CHECK(mbps > 2100 * 0.85);
   CHECK(mbps < 2100 * 1.15);
 }
+
+TEST_CASE("The firmware loads its session key into the crypto engine over the bus and jobs reach it", "[system][crypto]") {
+  UfsPlatform p("ufs", small_config());
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  CHECK(p.firmware().stats().session_keys_loaded == 1);
+  CHECK((p.crypto.peek_register(hpb_crypto_reg::kStatus) & hpb_crypto_reg::kStatusKeyValid) != 0);
+  HpbCryptoJob sign;
+  sign.kind = HpbCryptoJob::Sign;
+  sign.lba = 1234;
+  sign.ppn = 0xABCDE;
+  p.crypto.submit(sign);
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  CHECK(p.crypto.jobs_signed() == 1);
+  CHECK(p.firmware().stats().crypto_results == 1);
+  CHECK(p.firmware().stats().crypto_rejected == 0);
+}

@@ -10,8 +10,8 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectParam
   targ.register_b_transport(this, &Interconnect::b_transport);
 }
 
-void Interconnect::map(uint64_t base, uint64_t size, unsigned port) {
-  routes_.push_back(Route{base, size, port});
+void Interconnect::map(uint64_t base, uint64_t size, unsigned port, bool relative) {
+  routes_.push_back(Route{base, size, port, relative});
   if (ports_.size() <= port) ports_.resize(port + 1);
 }
 
@@ -28,7 +28,9 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay
   bytes_ += gp.get_data_length();
   ++transactions_;
   delay = start + busy - now;
+  if (route->relative) gp.set_address(a - route->base);
   init[route->port]->b_transport(gp, delay);
+  gp.set_address(a);
 }
 
 }  // namespace ufs

@@ -21,7 +21,8 @@ class Interconnect : public sc_core::sc_module {
   Interconnect(sc_core::sc_module_name name, const InterconnectParams& params);
 
   // Route [base, base + size) to the target bound at init port `port` (binding order).
-  void map(uint64_t base, uint64_t size, unsigned port);
+  // `relative`: the target sees offsets from base (register blocks); otherwise full addresses.
+  void map(uint64_t base, uint64_t size, unsigned port, bool relative = false);
 
   sc_core::sc_time port_busy_time(unsigned port) const { return ports_[port].busy_time(); }
   uint64_t bytes_moved() const { return bytes_; }
@@ -29,7 +30,7 @@ class Interconnect : public sc_core::sc_module {
 
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  struct Route { uint64_t base, size; unsigned port; };
+  struct Route { uint64_t base, size; unsigned port; bool relative; };
   InterconnectParams params_;
   sc_core::sc_time cycle_;
   std::vector<Route> routes_;

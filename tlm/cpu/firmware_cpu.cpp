@@ -9,12 +9,23 @@ FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params)
       bus("bus"),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
-      queue_("events", [this](Event& e) { dispatch(e); }) {}
+      queue_("events", [this](Event& e) { dispatch(e); }),
+      rng_state_(params.rng_seed) {
+  SC_METHOD(power_on);  // runs once at the start of simulation
+}
 
-void FirmwareCpu::attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc) {
+void FirmwareCpu::attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc,
+                         HpbCryptoEngine* crypto) {
   firmware_ = firmware;
   hostif_ = hostif;
   fcc_ = fcc;
+  crypto_ = crypto;
+}
+
+void FirmwareCpu::power_on() {
+  Event e;
+  e.kind = EventKind::PowerUp;
+  queue_.push(sc_core::sc_time_stamp(), e);
 }
 
 // Run one event's handler on the core: it starts when the core is free.
@@ -30,6 +41,8 @@ void FirmwareCpu::dispatch(Event& e) {
     case EventKind::DataOut: firmware_->on_data_out_done(e.tag, e.token); break;
     case EventKind::DataIn: firmware_->on_data_in_done(e.tag, e.token); break;
     case EventKind::Timer: firmware_->on_timer(e.token); break;
+    case EventKind::Crypto: firmware_->on_crypto_done(e.crypto); break;
+    case EventKind::PowerUp: firmware_->on_power_up(); break;
   }
   busy_ += clock_ - start;
   busy_until_ = clock_;
@@ -97,6 +110,27 @@ void FirmwareCpu::set_timer(uint64_t delay_ps, uint64_t cookie) {
   e.kind = EventKind::Timer;
   e.token = cookie;
   queue_.push(clock_ + sc_time(double(delay_ps), sc_core::SC_PS), e);
+}
+
+void FirmwareCpu::submit_crypto(const HpbCryptoJob& job) { crypto_->submit(job, delay()); }
+
+void FirmwareCpu::write_crypto_register(uint32_t offset, uint32_t value) {
+  bus_access(tlm::TLM_WRITE_COMMAND, kCryptoBase + offset, &value, sizeof value);
+}
+
+// splitmix64: the stand-in for the controller's true random number generator.
+uint64_t FirmwareCpu::random64() {
+  uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void FirmwareCpu::crypto_done(const HpbCryptoResult& result) {
+  Event e;
+  e.kind = EventKind::Crypto;
+  e.crypto = result;
+  queue_.push(sc_core::sc_time_stamp(), e);
 }
 
 void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {

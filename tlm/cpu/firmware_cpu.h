@@ -10,6 +10,7 @@
 #include <vector>
 #include "common/timed_queue.h"
 #include "cpu/cpu_params.h"
+#include "crypto/hpb_crypto_engine.h"
 #include "fcc/flash_controller.h"
 #include "hal/hal.h"
 #include "hostif/host_interface.h"
@@ -19,12 +20,14 @@ namespace ufs {
 class FirmwareCpu : public sc_core::sc_module,
                     public Hal,
                     public HostInterfaceListener,
-                    public FlashCompletionListener {
+                    public FlashCompletionListener,
+                    public HpbCryptoListener {
  public:
   tlm_utils::simple_initiator_socket<FirmwareCpu> bus;
 
   FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params);
-  void attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc);
+  void attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc, HpbCryptoEngine* crypto);
+  SC_HAS_PROCESS(FirmwareCpu);
 
   // Hal
   uint64_t now_ps() const override;
@@ -39,27 +42,34 @@ class FirmwareCpu : public sc_core::sc_module,
   void zero_buffer(uint64_t address, uint32_t bytes) override;
   void l2p_sram_access(uint32_t bytes, bool write) override;
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;
+  void submit_crypto(const HpbCryptoJob& job) override;
+  void write_crypto_register(uint32_t offset, uint32_t value) override;
+  uint64_t random64() override;
 
   // HostInterfaceListener / FlashCompletionListener
   void command_arrived(const HostCommand& cmd, const sc_core::sc_time& at) override;
   void data_out_done(uint8_t tag, uint64_t token, const sc_core::sc_time& at) override;
   void data_in_done(uint8_t tag, uint64_t token, const sc_core::sc_time& at) override;
   void flash_complete(const FlashCompletion& c) override;
+  void crypto_done(const HpbCryptoResult& result) override;
 
   sc_core::sc_time busy_time() const { return busy_; }
   uint64_t events_handled() const { return events_; }
   uint64_t cycles_charged() const { return cycles_; }
-  static constexpr uint64_t kL2pSramBase = 1ull << 44;  // bus address of the L2P SRAM
+  static constexpr uint64_t kL2pSramBase = 1ull << 44;   // bus address of the L2P SRAM
+  static constexpr uint64_t kCryptoBase = 1ull << 45;    // bus address of the crypto engine's registers
 
  private:
-  enum class EventKind : uint8_t { Command, Flash, DataOut, DataIn, Timer };
+  enum class EventKind : uint8_t { Command, Flash, DataOut, DataIn, Timer, Crypto, PowerUp };
   struct Event {
     EventKind kind = EventKind::Command;
     uint8_t tag = 0;
     uint64_t token = 0;
     HostCommand command;
     FlashCompletion flash;
+    HpbCryptoResult crypto;
   };
+  void power_on();  // reset released: the firmware's first event
   void dispatch(Event& e);
   sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
@@ -70,6 +80,8 @@ class FirmwareCpu : public sc_core::sc_module,
   FirmwareEvents* firmware_ = nullptr;
   HostInterface* hostif_ = nullptr;
   FlashController* fcc_ = nullptr;
+  HpbCryptoEngine* crypto_ = nullptr;
+  uint64_t rng_state_;
   sc_core::sc_time clock_;       // time inside the running handler
   sc_core::sc_time busy_until_;  // when the core finishes its current work
   sc_core::sc_time busy_;
