@@ -6,7 +6,8 @@ namespace ufs {
 
 namespace {
 // Flash operation cookies: kind in the top bits, index below.
-enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4 };
+enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
+                               MapProgram = 7 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
@@ -17,6 +18,7 @@ uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
   return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
 }
 constexpr uint8_t kNoTag = 0xFF;
+constexpr uint32_t kMaxDataOutRequests = 8;
 }  // namespace
 
 DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
@@ -45,6 +47,18 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     u.fua_tag.assign(unit_sectors_, kNoTag);
   }
   for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+  entries_per_map_page_ = geometry.page_bytes / 4;
+  if (params.map_cache) {
+    const uint32_t pages = uint32_t((logical_blocks_ + entries_per_map_page_ - 1) / entries_per_map_page_);
+    const uint32_t capacity = std::max<uint32_t>(1, uint32_t(uint64_t(params.l2p_sram_kib) * 1024 / geometry.page_bytes));
+    map_cache_ = std::make_unique<MapCache>(capacity, pages);
+    map_dir_.assign(pages, L2pMap::kUnmapped);
+    map_dir_seq_.assign(pages, 0);
+    map_load_waiters_.resize(pages);
+    map_queued_.assign(pages, 0);
+    map_units_.resize(6);
+    map_relocations_.resize(geometry.dies());
+  }
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -244,47 +258,79 @@ void DeviceFirmware::stage_read_segments(uint8_t tag) {
     ++t.segments;
     t.segment_ids[t.segment_ids[0] == kNone ? 0 : 1] = seg;
 
-    // Look every block up; merge consecutive sectors of one physical page into one read.
-    FlashOp op;
-    bool open = false;
-    uint32_t prev_ppa = 0;
-    hal_.l2p_sram_access(4 * n, false);
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint64_t lba = t.lba + g.first_block + i;
-      hal_.charge_cycles(params_.cycles_map_lookup);
-      const uint32_t e = map_.get(lba);
-      const uint64_t dst = slot_address(g.slot + i);
-      if (e == L2pMap::kUnmapped) {
-        ++stats_.read_unmapped;
-        hal_.zero_buffer(dst, uint32_t(kSectorBytes));
-        continue;
+    // Map pages first: a lookup whose page is not in SRAM waits for its load from NAND.
+    if (map_cache_) {
+      const uint32_t first = map_page_of(t.lba + g.first_block), last = map_page_of(t.lba + g.first_block + n - 1);
+      for (uint32_t mp = first; mp <= last; ++mp) {
+        if (map_cache_->resident(mp)) { map_cache_->touch(mp); ++stats_.map_read_hits; continue; }
+        ++stats_.map_read_misses;
+        hal_.charge_cycles(params_.cycles_map_miss);
+        if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); continue; }  // nothing on NAND yet
+        if (map_load_waiters_[mp].empty()) {
+          FlashOp op;
+          op.opcode = FlashOpcode::Read;
+          op.address = blocks_.address_of(blocks_.block_of(map_dir_[mp]), blocks_.page_of(map_dir_[mp]));
+          op.sector_count = spp_;
+          op.buffer_address = kL2pSramBase;
+          op.priority = uint8_t(params_.map_read_priority);
+          op.cookie = cookie(OpKind::MapLoad, mp);
+          hal_.charge_cycles(params_.cycles_flash_submit);
+          hal_.submit_flash(op);
+          ++stats_.map_loads;
+        }
+        map_load_waiters_[mp].push_back(seg);
+        ++g.map_wait;
       }
-      if (L2pMap::is_cached(e)) {
-        ++stats_.read_cache_hits;
-        hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
-        continue;
-      }
-      if (open && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 &&
-          op.buffer_address + uint64_t(op.sector_count) * kSectorBytes == dst) {
-        ++op.sector_count;
-        prev_ppa = e;
-        continue;
-      }
-      if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
-      op = FlashOp{};
-      op.opcode = FlashOpcode::Read;
-      op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
-      op.sector_offset = blocks_.sector_of(e);
-      op.sector_count = 1;
-      op.buffer_address = dst;
-      op.cookie = cookie(OpKind::ReadSegment, seg);
-      open = true;
+      if (g.map_wait) continue;
+    }
+    submit_segment_reads(seg);
+  }
+}
+
+// Look every block of a staged segment up; merge consecutive sectors of one physical page into one read.
+void DeviceFirmware::submit_segment_reads(uint32_t seg) {
+  ReadSegment& g = segments_[seg];
+  TagState& t = tags_[g.tag];
+  const uint32_t n = g.blocks;
+  FlashOp op;
+  bool open = false;
+  uint32_t prev_ppa = 0;
+  hal_.l2p_sram_access(4 * n, false);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t lba = t.lba + g.first_block + i;
+    hal_.charge_cycles(params_.cycles_map_lookup);
+    const uint32_t e = map_.get(lba);
+    const uint64_t dst = slot_address(g.slot + i);
+    if (e == L2pMap::kUnmapped) {
+      ++stats_.read_unmapped;
+      hal_.zero_buffer(dst, uint32_t(kSectorBytes));
+      continue;
+    }
+    if (L2pMap::is_cached(e)) {
+      ++stats_.read_cache_hits;
+      hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
+      continue;
+    }
+    if (open && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 &&
+        op.buffer_address + uint64_t(op.sector_count) * kSectorBytes == dst) {
+      ++op.sector_count;
       prev_ppa = e;
+      continue;
     }
     if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
-    stats_.flash_reads += g.pending_reads;
-    if (g.pending_reads == 0) segment_ready(seg);
+    op = FlashOp{};
+    op.opcode = FlashOpcode::Read;
+    op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
+    op.sector_offset = blocks_.sector_of(e);
+    op.sector_count = 1;
+    op.buffer_address = dst;
+    op.cookie = cookie(OpKind::ReadSegment, seg);
+    open = true;
+    prev_ppa = e;
   }
+  if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
+  stats_.flash_reads += g.pending_reads;
+  if (g.pending_reads == 0) segment_ready(seg);
 }
 
 void DeviceFirmware::segment_ready(uint32_t seg) {
@@ -347,7 +393,9 @@ void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
 // Give the command's next blocks slots in the filling host unit and ask the host for them.
 void DeviceFirmware::request_write_data(uint8_t tag) {
   TagState& t = tags_[tag];
-  while (t.staged < t.blocks) {
+  // A bounded number of data requests per command in flight (the host interface tracks few
+  // transfers per tag, like bMaxNumOfRTT); the rest follow as data arrives.
+  while (t.staged < t.blocks && t.out_requests < kMaxDataOutRequests) {
     if (host_unit_ == kNone) {
       host_unit_ = allocate_unit(WriteStream::Host, false);
       if (host_unit_ == kNone) {
@@ -367,6 +415,7 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
     hal_.request_data_out(tag, t.staged * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
                           n * uint32_t(kSectorBytes), write_token(host_unit_, pos, n));
     t.staged += n;
+    ++t.out_requests;
     if (u.assigned == unit_sectors_) {
       const uint32_t full = host_unit_;
       host_unit_ = kNone;
@@ -384,6 +433,8 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   const uint32_t count = uint32_t(token >> 40);
   write_data_arrived(unit, pos, count);
   t.done += count;
+  --t.out_requests;
+  if (t.staged < t.blocks && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
   if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
@@ -485,6 +536,7 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
       const uint32_t e = map_.get(lba + i);
       if (e == L2pMap::kUnmapped) continue;
       invalidate_old(e);
+      map_page_needed_for_update(map_page_of(lba + i));
       map_.set(lba + i, L2pMap::kUnmapped);
       ++stats_.unmapped_blocks;
     }
@@ -571,13 +623,16 @@ bool DeviceFirmware::place_unit(Unit& u) {
   const uint32_t dies = geo_.dies();
   const uint32_t pages = geo_.pages_per_block;
   for (uint32_t k = 0; k < dies; ++k) {
-    const uint32_t die = u.stream == WriteStream::Gc ? u.die : (next_die_ + k) % dies;
+    const uint32_t rotor = u.stream == WriteStream::Map ? next_map_die_ : next_die_;
+    const bool fixed = u.stream == WriteStream::Gc || u.gc_privilege;
+    const uint32_t die = fixed ? u.die : (rotor + k) % dies;
     uint32_t& open = blocks_.open_block(die, u.stream);
     if (open == BlockManager::kNoBlock) {
-      // Host data leaves each die one free block so its GC can always move data.
-      if (u.stream == WriteStream::Host && blocks_.free_blocks(die) <= 1) { gc_check(die); continue; }
+      // Host data and map pages leave each die one free block so its GC can always move data.
+      if (!fixed && blocks_.free_blocks(die) <= 1) { gc_check(die); continue; }
       open = blocks_.take_free_block(die);
-      if (open == BlockManager::kNoBlock) { if (u.stream == WriteStream::Gc) return false; continue; }
+      if (open == BlockManager::kNoBlock) { if (fixed) return false; continue; }
+      blocks_.info(open).holds_map = u.stream == WriteStream::Map;
       gc_check(die);
     }
     BlockInfo& b = blocks_.info(open);
@@ -589,6 +644,7 @@ bool DeviceFirmware::place_unit(Unit& u) {
     b.last_write_ps = hal_.now_ps();
     if (b.next_page >= pages) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
     if (u.stream == WriteStream::Host) next_die_ = (die + 1) % dies;
+    if (u.stream == WriteStream::Map) next_map_die_ = (die + 1) % dies;
     return true;
   }
   return false;
@@ -606,6 +662,9 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
     case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::GcRead: gc_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::Erase: erase_done(static_cast<uint32_t>(index), c.status); return;
+    case OpKind::MapLoad: map_load_done(static_cast<uint32_t>(index)); return;
+    case OpKind::MapMerge: map_merge_read_done(static_cast<uint32_t>(index)); return;
+    case OpKind::MapProgram: map_unit_programmed(static_cast<uint32_t>(index), c.status); return;
   }
 }
 
@@ -636,6 +695,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
       ++stats_.host_program_sectors;
       if (e == L2pMap::cached(u.first_slot + s)) {
         hal_.charge_cycles(params_.cycles_map_update);
+        map_page_needed_for_update(map_page_of(lba));
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);
       }
@@ -648,6 +708,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
       ++stats_.gc_moved_sectors;
       hal_.charge_cycles(params_.cycles_gc_per_sector);
       if (e == u.old_ppa[s]) {  // still the live copy: the host did not overwrite it meanwhile
+        map_page_needed_for_update(map_page_of(lba));
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);
         blocks_.mark_invalid(e);
@@ -688,7 +749,8 @@ void DeviceFirmware::gc_check(uint32_t die) {
   g.active = true;
   g.victim = victim;
   blocks_.info(victim).state = BlockState::Victim;
-  gc_fill(die);
+  if (blocks_.info(victim).holds_map) relocate_map_pages(die);
+  else gc_fill(die);
 }
 
 // Read the victim's valid sectors into GC units (one unit at a time per die).
@@ -798,6 +860,11 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
     program_waiters_.pop_front();
     try_program_unit(unit);
   }
+  for (size_t n = map_program_waiters_.size(); n > 0; --n) {
+    const uint32_t unit = map_program_waiters_.front();
+    map_program_waiters_.pop_front();
+    program_map_unit(unit);
+  }
   gc_check(die);
 }
 
@@ -821,6 +888,196 @@ void DeviceFirmware::on_power_up() {
 void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
   ++stats_.crypto_results;
   if (!result.valid) ++stats_.crypto_rejected;
+}
+
+// ---------------------------------------------------------------- L2P map cache
+
+void DeviceFirmware::install_map_page(uint32_t page, bool loaded) {
+  const uint32_t victim = map_cache_->insert(page, loaded);
+  if (victim == MapCache::kNone) return;
+  if (map_cache_->dirty(victim)) queue_map_writeback(victim);  // its updates go back to NAND
+  map_cache_->forget(victim);
+}
+
+// A map update (remap or unmap) goes through the cache: the page is made resident
+// (without a load: updates are merged with the NAND copy at write-back) and dirty.
+void DeviceFirmware::map_page_needed_for_update(uint32_t page) {
+  if (!map_cache_) return;
+  if (map_cache_->resident(page)) map_cache_->touch(page);
+  else {
+    ++stats_.map_update_misses;
+    install_map_page(page, false);
+  }
+  map_cache_->mark_dirty(page);
+}
+
+void DeviceFirmware::map_load_done(uint32_t page) {
+  hal_.charge_cycles(params_.cycles_map_miss);
+  install_map_page(page, true);
+  std::vector<uint32_t> waiting;
+  waiting.swap(map_load_waiters_[page]);
+  for (uint32_t seg : waiting)
+    if (--segments_[seg].map_wait == 0) submit_segment_reads(seg);
+}
+
+// A page waits once: its write-back programs whatever the page holds by then.
+void DeviceFirmware::queue_map_writeback(uint32_t page) {
+  if (map_queued_[page]) return;
+  map_queued_[page] = 1;
+  map_writeback_.push_back(page);
+  flush_map_writebacks(false);
+}
+
+// Two of the map units are kept for GC relocations, so cleaning a map block never waits
+// behind ordinary write-backs.
+uint32_t DeviceFirmware::free_map_unit(bool relocation) const {
+  uint32_t busy = 0;
+  for (const MapUnit& u : map_units_) busy += u.busy;
+  if (!relocation && busy + 2 >= map_units_.size()) return kNone;
+  for (uint32_t i = 0; i < map_units_.size(); ++i)
+    if (!map_units_[i].busy) return i;
+  return kNone;
+}
+
+// Dirty map pages are written back in program units of program_pages pages; `force`
+// writes a partial unit too (GC relocating map pages must not wait for more).
+void DeviceFirmware::flush_map_writebacks(bool force) {
+  while (map_writeback_.size() >= params_.program_pages || (force && !map_writeback_.empty())) {
+    const uint32_t unit = free_map_unit(false);
+    if (unit == kNone) return;  // retried when a map unit completes
+    MapUnit& u = map_units_[unit];
+    u = MapUnit{};
+    u.busy = true;
+    while (u.pages.size() < params_.program_pages && !map_writeback_.empty()) {
+      const uint32_t page = map_writeback_.front();
+      map_writeback_.pop_front();
+      if (!map_queued_[page]) continue;  // taken over by a GC relocation meanwhile
+      map_queued_[page] = 0;
+      u.pages.push_back(page);
+    }
+    if (u.pages.empty()) { u.busy = false; continue; }
+    start_map_unit(unit);
+  }
+}
+
+void DeviceFirmware::flush_map_relocations(uint32_t die) {
+  auto& queue = map_relocations_[die];
+  while (!queue.empty()) {
+    const uint32_t unit = free_map_unit(true);
+    if (unit == kNone) return;
+    MapUnit& u = map_units_[unit];
+    u = MapUnit{};
+    u.busy = true;
+    u.reloc_die = die;
+    while (u.pages.size() < params_.program_pages && !queue.empty()) {
+      u.pages.push_back(queue.front());
+      queue.pop_front();
+    }
+    start_map_unit(unit);
+  }
+}
+
+// A page not (fully) in SRAM is merged with its NAND copy before it is written back.
+void DeviceFirmware::start_map_unit(uint32_t unit) {
+  MapUnit& u = map_units_[unit];
+  for (uint32_t page : u.pages) {
+    const bool in_sram = map_cache_->resident(page) && map_cache_->loaded(page);
+    if (in_sram || map_dir_[page] == L2pMap::kUnmapped) continue;
+    FlashOp op;
+    op.opcode = FlashOpcode::Read;
+    op.address = blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page]));
+    op.sector_count = spp_;
+    op.buffer_address = kL2pSramBase;
+    op.priority = uint8_t(params_.map_read_priority);
+    op.cookie = cookie(OpKind::MapMerge, unit);
+    hal_.charge_cycles(params_.cycles_flash_submit);
+    hal_.submit_flash(op);
+    ++u.pending_reads;
+    ++stats_.map_merge_reads;
+  }
+  if (u.pending_reads == 0) program_map_unit(unit);
+}
+
+void DeviceFirmware::map_merge_read_done(uint32_t unit) {
+  if (--map_units_[unit].pending_reads == 0) program_map_unit(unit);
+}
+
+void DeviceFirmware::program_map_unit(uint32_t unit) {
+  MapUnit& mu = map_units_[unit];
+  Unit where;
+  where.stream = WriteStream::Map;
+  if (mu.reloc_die != kNone) {  // GC work: on the victim's die, with its reserve
+    where.die = mu.reloc_die;
+    where.gc_privilege = true;
+  }
+  if (!place_unit(where)) { map_program_waiters_.push_back(unit); return; }
+  mu.block = where.block;
+  mu.page = where.page;
+  mu.die = where.die;
+  mu.seq = ++program_sequence_;
+  FlashOp op;
+  op.opcode = FlashOpcode::Program;
+  op.address = blocks_.address_of(mu.block, mu.page);
+  op.page_count = params_.program_pages;
+  op.buffer_address = kL2pSramBase;
+  op.cookie = cookie(OpKind::MapProgram, unit);
+  op.oob.resize(params_.program_pages);
+  for (uint32_t p = 0; p < params_.program_pages; ++p) {
+    PageOob& o = op.oob[p];
+    o.kind = p < mu.pages.size() ? PageKind::MapData : PageKind::Padding;
+    o.sequence = mu.seq;
+    for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
+  }
+  hal_.l2p_sram_access(uint32_t(mu.pages.size()) * geo_.page_bytes, false);
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+  stats_.map_page_writes += mu.pages.size();
+}
+
+void DeviceFirmware::map_unit_programmed(uint32_t unit, FlashStatus status) {
+  MapUnit& mu = map_units_[unit];
+  BlockInfo& b = blocks_.info(mu.block);
+  --b.programs_in_flight;
+  if (status != FlashStatus::Ok) {  // grown bad block: the pages are still in SRAM, program them elsewhere
+    ++stats_.program_failures;
+    uint32_t& open = blocks_.open_block(mu.die, WriteStream::Map);
+    if (open == mu.block) open = BlockManager::kNoBlock;
+    b.state = BlockState::Closed;
+    b.retire_after_gc = true;
+    program_map_unit(unit);
+    gc_check(mu.die);
+    return;
+  }
+  for (uint32_t p = 0; p < mu.pages.size(); ++p) {
+    const uint32_t page = mu.pages[p];
+    if (mu.seq < map_dir_seq_[page]) continue;  // a newer copy already landed
+    const uint32_t old = map_dir_[page];
+    const uint32_t ppa = blocks_.ppa(mu.block, mu.page + p, 0);
+    map_dir_[page] = ppa;
+    map_dir_seq_[page] = mu.seq;
+    for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
+    if (old != L2pMap::kUnmapped)
+      for (uint32_t s = 0; s < spp_; ++s) invalidate_old(old + s);
+  }
+  mu.busy = false;
+  for (uint32_t die = 0; die < map_relocations_.size(); ++die) flush_map_relocations(die);
+  flush_map_writebacks(false);
+}
+
+// GC of a map block: its live map pages are rewritten through the map stream (a
+// merge read brings back those not in SRAM); the block empties as they land.
+void DeviceFirmware::relocate_map_pages(uint32_t die) {
+  GcState& g = gc_[die];
+  for (uint32_t page = 0; page < map_dir_.size(); ++page) {
+    if (map_dir_[page] == L2pMap::kUnmapped || blocks_.block_of(map_dir_[page]) != g.victim) continue;
+    if (map_cache_->resident(page)) map_cache_->mark_clean(page);  // the rewrite carries its updates
+    map_queued_[page] = 0;                                         // and replaces a pending write-back
+    map_relocations_[die].push_back(page);
+    ++stats_.map_relocations;
+  }
+  g.scanned = true;
+  flush_map_relocations(die);
+  maybe_erase_victim(die);
 }
 
 // ---------------------------------------------------------------- preconditioning
@@ -862,6 +1119,35 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     }
     backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), params_.program_pages, stamps.data(),
                            oobs.data());
+  }
+  // The map pages of the filled range, on NAND in map blocks (none of them in SRAM yet).
+  if (map_cache_ && end > first_lba) {
+    const uint32_t first_page = map_page_of(first_lba), last_page = map_page_of(end - 1);
+    for (uint32_t page = first_page; page <= last_page;) {
+      Unit where;
+      where.stream = WriteStream::Map;
+      if (!place_unit(where)) break;
+      --blocks_.info(where.block).programs_in_flight;
+      const uint64_t seq = ++program_sequence_;
+      for (uint32_t p = 0; p < params_.program_pages; ++p, ++page) {
+        PageOob& oob = oobs[p];
+        oob = PageOob{};
+        oob.kind = page <= last_page ? PageKind::MapData : PageKind::Padding;
+        oob.sequence = seq;
+        for (uint32_t s = 0; s < spp_; ++s) {
+          stamps[p * spp_ + s] = SectorStamp{};
+          oob.lba[s] = page <= last_page ? page : kNoOobLba;
+        }
+        if (page > last_page) continue;
+        const uint32_t ppa = blocks_.ppa(where.block, where.page + p, 0);
+        invalidate_old(map_dir_[page] == L2pMap::kUnmapped ? L2pMap::kUnmapped : map_dir_[page]);
+        map_dir_[page] = ppa;
+        map_dir_seq_[page] = seq;
+        for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
+      }
+      backdoor.preload_pages(blocks_.address_of(where.block, where.page), params_.program_pages, stamps.data(),
+                             oobs.data());
+    }
   }
   preconditioning_ = false;
 }

@@ -12,6 +12,7 @@
 #include "firmware_params.h"
 #include "ftl/block_manager.h"
 #include "ftl/l2p_map.h"
+#include "ftl/map_cache.h"
 #include "ftl/slot_allocator.h"
 #include "hal/hal.h"
 #include "scsi/scsi_command.h"
@@ -39,6 +40,14 @@ struct FirmwareStats {
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
   uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
   uint64_t crypto_rejected = 0;       // of which not valid
+  // L2P map cache (demand-loaded map pages)
+  uint64_t map_read_hits = 0;         // host-read lookups whose map page was in SRAM
+  uint64_t map_read_misses = 0;       // ... that had to wait for a map page load
+  uint64_t map_update_misses = 0;     // map updates (writes, GC, UNMAP) whose page was not in SRAM
+  uint64_t map_loads = 0;             // map pages read from NAND for lookups
+  uint64_t map_merge_reads = 0;       // map pages read back to merge updates before write-back
+  uint64_t map_page_writes = 0;       // map pages programmed (write-back and GC relocation)
+  uint64_t map_relocations = 0;       // map pages rewritten because GC cleaned their block
 };
 
 class DeviceFirmware : public FirmwareEvents {
@@ -86,6 +95,7 @@ class DeviceFirmware : public FirmwareEvents {
     uint32_t pending_reads = 0;
     bool ready = false;        // all data in the buffer
     bool sent = false;         // DATA IN issued
+    uint32_t map_wait = 0;     // map page loads still to come before the lookups
   };
   struct TagState {
     TagKind kind = TagKind::Idle;
@@ -100,6 +110,7 @@ class DeviceFirmware : public FirmwareEvents {
     bool fua = false;
     uint32_t nondurable = 0;   // Write with FUA: sectors not yet programmed
     uint32_t sync_pending = 0; // Sync: units still to program
+    uint32_t out_requests = 0; // Write: READY TO TRANSFER requests in flight
     uint32_t control_bytes = 0;
     bool waiting = false;      // queued for buffer space
   };
@@ -116,10 +127,21 @@ class DeviceFirmware : public FirmwareEvents {
     uint32_t pending_reads = 0;  // GC reads still coming
     uint32_t block = BlockManager::kNoBlock;
     uint32_t page = 0;
+    bool gc_privilege = false;       // placement on `die` only, may use the die's last free block (GC work)
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     std::vector<uint32_t> old_ppa;   // GC: source PPA per slot
     std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
     std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
+  };
+
+  // A write-back of up to program_pages dirty map pages in one program.
+  struct MapUnit {
+    bool busy = false;
+    std::vector<uint32_t> pages;    // map page ids
+    uint32_t pending_reads = 0;     // merge reads still to come
+    uint32_t block = BlockManager::kNoBlock, page = 0, die = 0;
+    uint64_t seq = 0;
+    uint32_t reloc_die = ~0u;       // GC relocation of a map block on this die (else a plain write-back)
   };
 
   struct GcState {
@@ -153,6 +175,22 @@ class DeviceFirmware : public FirmwareEvents {
   void start_unmap(const HostCommand& c, const ScsiCommand& s);
   void finish_unmap(uint8_t tag);
   void retry_waiters();
+  void submit_segment_reads(uint32_t seg);
+
+  // L2P map cache
+  uint32_t map_page_of(uint64_t lba) const { return uint32_t(lba / entries_per_map_page_); }
+  void map_page_needed_for_update(uint32_t page);
+  void install_map_page(uint32_t page, bool loaded);
+  void map_load_done(uint32_t page);
+  void queue_map_writeback(uint32_t page);
+  void flush_map_writebacks(bool force);
+  void map_merge_read_done(uint32_t unit);
+  void program_map_unit(uint32_t unit);
+  void map_unit_programmed(uint32_t unit, FlashStatus status);
+  void relocate_map_pages(uint32_t die);
+  void flush_map_relocations(uint32_t die);
+  void start_map_unit(uint32_t unit);
+  uint32_t free_map_unit(bool relocation) const;
 
   // units and programming
   uint32_t allocate_unit(WriteStream stream, bool may_use_reserve);
@@ -196,6 +234,17 @@ class DeviceFirmware : public FirmwareEvents {
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
   uint64_t program_sequence_ = 0;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
+  uint32_t entries_per_map_page_;
+  std::unique_ptr<MapCache> map_cache_;          // null: the whole map is resident
+  std::vector<uint32_t> map_dir_;                // map page -> PPA of its first sector on NAND
+  std::vector<uint64_t> map_dir_seq_;            // program sequence of that copy
+  std::vector<std::vector<uint32_t>> map_load_waiters_;  // per page being loaded: segments waiting
+  std::deque<uint32_t> map_writeback_;           // map pages to program, each at most once
+  std::vector<uint8_t> map_queued_;              // per map page: in map_writeback_
+  std::vector<std::deque<uint32_t>> map_relocations_;  // per die: map pages its GC must rewrite
+  std::vector<MapUnit> map_units_;
+  std::deque<uint32_t> map_program_waiters_;     // map units waiting for a die with space
+  uint32_t next_map_die_ = 0;
   FirmwareStats stats_;
 };
 

@@ -14,6 +14,11 @@ struct FirmwareParams {
   uint32_t read_segment_blocks = 32;    // largest piece of a read staged in the buffer at once
   uint32_t max_transfer_blocks = 256;   // longest READ/WRITE accepted (bMaxTransferLength-like)
   uint32_t program_pages = 3;           // pages programmed together on one die (TLC one-shot = 3)
+  uint32_t l2p_sram_kib = 1024;         // L2P SRAM size: hardware, set by the platform (memory.l2p_sram_kib)
+
+  // L2P map: demand-loaded map pages (one NAND page of 4-byte entries each)
+  bool map_cache = true;                // false: the whole map is resident in SRAM (no map misses)
+  uint32_t map_read_priority = 1;       // die-queue priority of map page loads (data reads: 0)
 
   // Garbage collection
   uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
@@ -32,6 +37,7 @@ struct FirmwareParams {
   uint32_t cycles_cache_insert = 300;      // per logical block placed in the write cache
   uint32_t cycles_write_command = 0;       // per write command: cache admission, overlap and ordering checks
   uint32_t cycles_gc_per_sector = 150;     // GC bookkeeping per valid sector moved
+  uint32_t cycles_map_miss = 800;          // map cache miss: choose a victim, issue the load, install
 
   template <class B>
   void bind(B& b) {
@@ -40,6 +46,8 @@ struct FirmwareParams {
     b("read_segment_blocks", read_segment_blocks, "blocks", "largest piece of one read staged in the buffer");
     b("max_transfer_blocks", max_transfer_blocks, "blocks", "longest READ/WRITE accepted; longer ones get ILLEGAL REQUEST");
     b("program_pages", program_pages, "pages", "pages programmed together on one die (TLC one-shot = 3)");
+    b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM (LRU); false = whole map in SRAM");
+    b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
     b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
@@ -54,6 +62,7 @@ struct FirmwareParams {
     b("cycles_cache_insert", cycles_cache_insert, "cycles", "place one logical block in the write cache");
     b("cycles_write_command", cycles_write_command, "cycles", "per write command: cache admission, overlap and ordering checks");
     b("cycles_gc_per_sector", cycles_gc_per_sector, "cycles", "GC bookkeeping per valid sector moved");
+    b("cycles_map_miss", cycles_map_miss, "cycles", "map cache miss: victim choice, load issue and install");
   }
 
   std::string validate() const {

@@ -1,5 +1,6 @@
 // ufs-sim: the simulator's command line.
 //   ufs-sim run --preset NAME --workload SPEC --out DIR [--set key=value ...]
+//               [--waves waves.vcd|.fst] [--timeline timeline.json] [--waves-window FROM:TO]
 //   ufs-sim bench            simulator speed on the ufs31 4 KiB random-read benchmark
 //   ufs-sim params [--preset NAME]   every parameter: key, type, unit, value, meaning
 //   ufs-sim presets          the presets shipped in sim/presets
@@ -99,6 +100,14 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--no-check", no_check, "turn the data-integrity scoreboard off");
   run_cmd->add_flag("--quiet", run.quiet, "no summary on stdout");
   run_cmd->add_flag("--progress", run.force_progress, "progress line on stderr even when it is no terminal");
+  run_cmd->add_option("--waves", run.waves,
+                      "device-level waves: FILE.vcd or FILE.fst (dies, channels, link, queues, L2P counters); "
+                      "relative names go in --out");
+  run_cmd->add_option("--timeline", run.timeline,
+                      "transaction timeline FILE.json (Chrome trace events: open in ui.perfetto.dev); "
+                      "relative names go in --out");
+  run_cmd->add_option("--waves-window", run.waves_window,
+                      "record only simulated time FROM:TO (e.g. 0:20ms; bare numbers are us) in waves and timeline");
   std::string rtl_waves;
   run_cmd->add_option("--rtl-waves", rtl_waves,
                       "VCD of the crypto unit's internal signals (crypto.model=rtl; window: crypto.waves_from_us/_to_us)");

@@ -73,6 +73,7 @@ void BlockManager::return_erased_block(uint32_t block) {
   b.next_page = 0;
   b.valid_bits.reset();  // an erased block costs no bitmap memory
   b.programs_in_flight = 0;
+  b.holds_map = false;
   ++b.erase_count;
   ++total_erases_;
   free_[die_of_block(block)].push_back(block);

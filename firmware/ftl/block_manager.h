@@ -12,8 +12,9 @@
 namespace ufs {
 
 enum class BlockState : uint8_t { Free, Open, Closed, Victim, Bad };
-enum class WriteStream : uint8_t { Host = 0, Gc = 1 };
-constexpr uint32_t kWriteStreams = 2;
+// Open blocks per stream: host data, GC-moved (cold) data, and map pages kept apart.
+enum class WriteStream : uint8_t { Host = 0, Gc = 1, Map = 2 };
+constexpr uint32_t kWriteStreams = 3;
 
 struct BlockInfo {
   BlockState state = BlockState::Free;
@@ -23,6 +24,7 @@ struct BlockInfo {
   uint64_t last_write_ps = 0;    // age, for cost-benefit victim choice
   uint32_t programs_in_flight = 0;  // a block is no victim while data is still going in
   bool retire_after_gc = false;  // a program failed here: clean it, then retire it
+  bool holds_map = false;        // a map-stream block: its valid sectors are map pages
   std::unique_ptr<uint64_t[]> valid_bits;  // allocated on first program
 };
 

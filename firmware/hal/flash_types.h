@@ -22,6 +22,8 @@ constexpr uint64_t kNoLba = ~0ull;
 // above it the buffer holds raw bytes (parameter lists, descriptors, HPB entries).
 constexpr uint64_t kSectorBytes = 4096;
 constexpr uint64_t kByteRegionBase = 1ull << 40;
+// Bus address of the L2P SRAM (map pages move between it and NAND).
+constexpr uint64_t kL2pSramBase = 1ull << 44;
 
 // Per-page out-of-band metadata written with a program, scanned by recovery.
 enum class PageKind : uint8_t { Erased = 0, UserData = 1, MapData = 2, Padding = 3 };

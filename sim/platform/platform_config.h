@@ -1,6 +1,7 @@
 // Every model's parameters for one run, bound from the configuration tree.
 #pragma once
 #include "bus/interconnect_params.h"
+#include "common/log.h"
 #include "config/config_tree.h"
 #include "cpu/cpu_params.h"
 #include "crypto/hpb_crypto_params.h"
@@ -25,6 +26,7 @@ struct PlatformConfig {
   NandParams nand;
   FirmwareParams firmware;
   HpbCryptoParams crypto;
+  LogParams log;
 
   // Binds every section; throws ConfigError naming the key on any problem.
   void bind(ConfigTree& tree) {
@@ -38,7 +40,9 @@ struct PlatformConfig {
     tree.bind_section("nand", nand);
     tree.bind_section("firmware", firmware);
     tree.bind_section("crypto", crypto);
+    tree.bind_section("log", log);
     firmware.data_buffer_kib = memory.data_buffer_kib;
+    firmware.l2p_sram_kib = memory.l2p_sram_kib;
     const std::string problem = firmware.validate();
     if (!problem.empty()) throw ConfigError("firmware." + problem + " (memory.data_buffer_kib = " +
                                             std::to_string(memory.data_buffer_kib) + ")");

@@ -110,6 +110,17 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["write_amplification"] = p.firmware().write_amplification();
   ftl["check_conditions"] = f.check_conditions;
   ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
+  json map;
+  map["read_hits"] = f.map_read_hits;
+  map["read_misses"] = f.map_read_misses;
+  map["read_hit_ratio"] = f.map_read_hits + f.map_read_misses
+                              ? double(f.map_read_hits) / double(f.map_read_hits + f.map_read_misses) : 1.0;
+  map["update_misses"] = f.map_update_misses;
+  map["page_loads"] = f.map_loads;
+  map["merge_reads"] = f.map_merge_reads;
+  map["page_writes"] = f.map_page_writes;
+  map["relocations"] = f.map_relocations;
+  ftl["map_cache"] = map;
   j["ftl"] = ftl;
 
   json flash;

@@ -10,6 +10,7 @@
 #include "output/run_folder.h"
 #include "platform/run_statistics.h"
 #include "platform/ufs_platform.h"
+#include "workload/spec_values.h"
 #include "workload/workload_error.h"
 #include "workload/workload_factory.h"
 
@@ -119,6 +120,28 @@ class DeadlineSubmitter : public RequestSubmitter {
   BlockRequest rest_{BlockOp::Read, 0, 0};  // the part of a long request still to issue
 };
 
+// --waves / --timeline / --waves-window as the recorder's options.
+TraceRecorderOptions trace_options(const RunOptions& o) {
+  TraceRecorderOptions t;
+  auto place = [&o](const std::string& file) {
+    if (file.empty() || file.front() == '/' || o.out_dir.empty()) return file;
+    return RunFolder(o.out_dir).file(file);  // creates the folder
+  };
+  t.waves_path = place(o.waves);
+  t.timeline_path = place(o.timeline);
+  if (!o.waves_window.empty()) {
+    const size_t colon = o.waves_window.find(':');
+    if (colon == std::string::npos)
+      throw ConfigError("--waves-window: '" + o.waves_window + "' is not FROM:TO (e.g. 0:20ms)");
+    const std::string from = o.waves_window.substr(0, colon), to = o.waves_window.substr(colon + 1);
+    if (!from.empty()) t.window_from_ps = parse_duration_ps("--waves-window", from, kPsPerUs);
+    if (!to.empty()) t.window_to_ps = parse_duration_ps("--waves-window", to, kPsPerUs);
+    if (t.window_to_ps <= t.window_from_ps)
+      throw ConfigError("--waves-window: '" + o.waves_window + "' ends before it starts");
+  }
+  return t;
+}
+
 }  // namespace
 
 RunResult run_simulation(const RunOptions& o) {
@@ -129,6 +152,8 @@ RunResult run_simulation(const RunOptions& o) {
   PlatformConfig config;
   config.bind(tree);
   tree.check_unknown_keys();
+  const bool observe = !o.waves.empty() || !o.timeline.empty();
+  const TraceRecorderOptions trace_opts = observe ? trace_options(o) : TraceRecorderOptions();
 
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   auto platform = std::make_unique<UfsPlatform>("ufs", config);
@@ -164,6 +189,7 @@ RunResult run_simulation(const RunOptions& o) {
   if (o.precondition_fill_bytes && stats.scoreboard())
     stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
   platform->host.set_observer(&stats);
+  if (observe) platform->enable_trace(trace_opts, names);
 
   RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline,
                             &measured_base);
@@ -186,6 +212,9 @@ RunResult run_simulation(const RunOptions& o) {
     throw std::runtime_error("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                              std::to_string(platform->host.outstanding()) +
                              " commands outstanding; firmware state:\n" + platform->firmware().debug_state());
+
+  for (const std::string& problem : platform->finish_trace())
+    std::fprintf(stderr, "ufs-sim: warning: %s\n", problem.c_str());
 
   RunResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -21,6 +21,10 @@ struct RunOptions {
   bool progress = true;                   // progress line on a terminal
   bool force_progress = false;            // progress line even when stderr is no terminal
   bool quiet = false;                     // no summary on stdout
+  // Observability (off when empty). Relative file names go inside out_dir when it is given.
+  std::string waves;                      // --waves FILE.vcd | FILE.fst
+  std::string timeline;                   // --timeline FILE.json (Chrome / Perfetto trace events)
+  std::string waves_window;               // --waves-window FROM:TO, e.g. 0:20ms (waves and timeline)
 };
 
 struct RunResult {

@@ -20,6 +20,7 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
       fcc("fcc", config.fcc, config.nand),
       crypto("crypto", config.crypto),
       config_(config) {
+  config_.log.apply();
   // UPIUs: host <-> link <-> host interface
   host.to_link.bind(link.host_in);
   link.device_out.bind(hostif.from_link);
@@ -35,7 +36,7 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   bus.init.bind(crypto.regs);
   bus.map(0, data_buffer.sector_bytes(), kDataBufferPort);
   bus.map(kByteRegionBase, data_buffer.byte_region_bytes(), kDataBufferPort);
-  bus.map(FirmwareCpu::kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort, true);
+  bus.map(kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort, true);
   bus.map(FirmwareCpu::kCryptoBase, hpb_crypto_reg::kSize, kCryptoPort, true);
 
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
@@ -43,6 +44,50 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   crypto.set_listener(&cpu);
   hostif.set_listener(&cpu);
   fcc.set_listener(&cpu);
+}
+
+void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<std::string> stream_names) {
+  trace_ = std::make_unique<TraceRecorder>(options);
+  TraceRecorder* t = trace_.get();
+  host.set_trace(t, std::move(stream_names));
+  link.set_trace(t);
+  hostif.set_trace(t);
+  fcc.set_trace(t);
+  // Firmware statistics sampled after every firmware step: L2P map cache hits and misses,
+  // map page loads, reads served from the write cache. Each changes a counter at the step's end.
+  struct Sampled {
+    int signal;
+    const uint64_t* value;
+    uint64_t last;
+  };
+  const FirmwareStats& st = firmware_->stats();
+  const std::string scope = std::string(name()) + ".firmware";
+  std::vector<Sampled> sampled;
+  auto add = [&](const char* signal, const uint64_t& field) {
+    const int id = t->integer(scope, signal, "device");
+    if (id >= 0) sampled.push_back(Sampled{id, &field, field});
+  };
+  add("l2p_hits", st.map_read_hits);
+  add("l2p_misses", st.map_read_misses);
+  add("l2p_update_misses", st.map_update_misses);
+  add("map_loads", st.map_loads);
+  add("write_cache_hits", st.read_cache_hits);
+  cpu.set_trace(t, [t, sampled](uint64_t at) mutable {
+    for (Sampled& s : sampled)
+      if (*s.value != s.last) {
+        t->change(s.signal, at, int64_t(*s.value - s.last));
+        s.last = *s.value;
+      }
+  });
+}
+
+std::vector<std::string> UfsPlatform::finish_trace() {
+  if (!trace_) return {};
+  std::vector<std::string> problems = trace_->finish();
+  if (trace_->late_changes())
+    problems.push_back("waves: " + std::to_string(trace_->late_changes()) +
+                       " value changes were recorded after their time had been written (moved later)");
+  return problems;
 }
 
 void UfsPlatform::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,

@@ -3,8 +3,11 @@
 // data buffer, L2P SRAM, flash demux with its NAND dies, and the firmware.
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 #include <systemc>
 #include "bus/interconnect.h"
+#include "common/trace_recorder.h"
 #include "cpu/firmware_cpu.h"
 #include "crypto/hpb_crypto_engine.h"
 #include "device_firmware.h"
@@ -36,6 +39,14 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
   const PlatformConfig& config() const { return config_; }
   FlashGeometry geometry() const { return fcc.geometry(); }
 
+  // Observability: waves and/or a timeline of this run (common/trace_recorder.h), owned by
+  // the platform. Call before sc_start; throws std::runtime_error when a file cannot be
+  // opened. stream_names name the host streams' timeline groups.
+  void enable_trace(const TraceRecorderOptions& options, std::vector<std::string> stream_names = {});
+  TraceRecorder* trace() { return trace_.get(); }
+  // Writes what is left and closes the files; returns the problems met (empty: all well).
+  std::vector<std::string> finish_trace();
+
   // FlashBackdoor: zero-time page fill used by DeviceFirmware::precondition.
   void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
                      const PageOob* oobs) override;
@@ -43,6 +54,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
  private:
   PlatformConfig config_;
   std::unique_ptr<DeviceFirmware> firmware_;
+  std::unique_ptr<TraceRecorder> trace_;
 };
 
 }  // namespace ufs

@@ -63,6 +63,7 @@ TraceSpec parse_trace_spec(const std::string& spec) {
   if (auto v = opts.take("start")) o.start_ps = parse_duration_ps("start", *v, kPsPerSecond);
   if (auto v = opts.take("duration")) o.duration_ps = parse_duration_ps("duration", *v, kPsPerSecond);
   if (auto v = opts.take("skip_bad")) o.skip_bad = parse_flag("skip_bad", *v);
+  if (auto v = opts.take("fua")) o.fua = parse_flag("fua", *v);
   if (auto v = opts.take("event")) {
     if (out.format != "blkparse") throw WorkloadError("event: only for the blkparse format");
     if (*v != "Q" && *v != "D") throw WorkloadError("event: '" + *v + "' is not Q or D");

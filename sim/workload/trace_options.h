@@ -17,6 +17,8 @@
 //   skip_bad=1         count and skip malformed lines instead of failing
 //   event=Q|D          blkparse: queue (default) or dispatch events
 //   time_unit=us|ms|ns fio v3 timestamps (default us, what fio writes)
+//   fua=1              every write carries FUA (completes only once on NAND: replays a
+//                      trace against a device without a write cache, e.g. DiskSim's SSD)
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -41,6 +43,7 @@ struct TraceOptions {
   bool skip_bad = false;
   char blkparse_event = 'Q';
   uint64_t fio_time_unit_ps = 1000000;  // 1 us
+  bool fua = false;               // force FUA on every write
 };
 
 struct TraceSpec {

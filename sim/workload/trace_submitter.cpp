@@ -149,7 +149,7 @@ void TraceSubmitter::expand(const TraceRecord& record) {
   if (blocks > UINT32_MAX)
     throw WorkloadError(reader_->where() + ": request of " + std::to_string(blocks) + " blocks is too large");
   base.op = record.op;
-  base.fua = record.fua && record.op == BlockOp::Write;
+  base.fua = (record.fua || options_.fua) && record.op == BlockOp::Write;
   push_folded(base, first, blocks);
 }
 

@@ -7,13 +7,22 @@ void Scoreboard::mark_preconditioned(uint64_t first_lba, uint64_t blocks) {
   preconditioned_.emplace_back(first_lba, first_lba + blocks);
 }
 
-Scoreboard::BlockState& Scoreboard::state(uint64_t lba) {
-  auto it = blocks_.find(lba);
-  if (it != blocks_.end()) return it->second;
-  BlockState& s = blocks_[lba];
+uint64_t Scoreboard::acked(uint64_t lba) const {
+  auto it = acked_.find(lba / kChunk);
+  const uint64_t v = it == acked_.end() ? kUnknown : it->second[lba % kChunk];
+  if (v != kUnknown) return v;
   for (const auto& range : preconditioned_)
-    if (lba >= range.first && lba < range.second) s.acked = 0;
-  return s;
+    if (lba >= range.first && lba < range.second) return 0;
+  return kUnmappedVersion;
+}
+
+void Scoreboard::set_acked(uint64_t lba, uint64_t version) {
+  auto& chunk = acked_[lba / kChunk];
+  if (!chunk) {
+    chunk.reset(new uint64_t[kChunk]);
+    std::fill_n(chunk.get(), kChunk, kUnknown);
+  }
+  chunk[lba % kChunk] = version;
 }
 
 void Scoreboard::on_issue(const IoRecord& r) {
@@ -22,14 +31,14 @@ void Scoreboard::on_issue(const IoRecord& r) {
     case BlockOp::Write:
       for (uint32_t i = 0; i < q.blocks; ++i) {
         const uint64_t v = r.data ? r.data[i].version : 0;
-        state(q.lba + i).inflight.push_back(v);
+        inflight_[q.lba + i].push_back(v);
         max_version_ = std::max(max_version_, v);
       }
       break;
     case BlockOp::Unmap: {
       const uint64_t v = ++unmap_counter_;
       unmap_versions_[r.io_id] = v;
-      for (uint32_t i = 0; i < q.blocks; ++i) state(q.lba + i).inflight.push_back(v);
+      for (uint32_t i = 0; i < q.blocks; ++i) inflight_[q.lba + i].push_back(v);
       break;
     }
     case BlockOp::Read: {
@@ -37,9 +46,9 @@ void Scoreboard::on_issue(const IoRecord& r) {
       snap.version_counter = max_version_;
       snap.allowed.resize(q.blocks);
       for (uint32_t i = 0; i < q.blocks; ++i) {
-        BlockState& s = state(q.lba + i);
-        snap.allowed[i].push_back(s.acked);
-        snap.allowed[i].insert(snap.allowed[i].end(), s.inflight.begin(), s.inflight.end());
+        snap.allowed[i].push_back(acked(q.lba + i));
+        auto it = inflight_.find(q.lba + i);
+        if (it != inflight_.end()) snap.allowed[i].insert(snap.allowed[i].end(), it->second.begin(), it->second.end());
       }
       reads_[r.io_id] = std::move(snap);
       break;
@@ -55,16 +64,16 @@ bool Scoreboard::accepted(uint64_t lba, const SectorStamp& got, const ReadSnapsh
   }
   // A write issued after the read started may legitimately be seen.
   if (got.lba == lba && got.version > snap.version_counter) {
-    auto it = blocks_.find(lba);
-    if (it != blocks_.end()) {
-      if (it->second.acked == got.version) return true;
-      for (uint64_t v : it->second.inflight) if (v == got.version) return true;
-    }
+    if (acked(lba) == got.version) return true;
+    auto it = inflight_.find(lba);
+    if (it != inflight_.end())
+      for (uint64_t v : it->second) if (v == got.version) return true;
   }
   if (got.lba == kNoLba) {  // an unmap issued after the read started
-    auto it = blocks_.find(lba);
-    if (it != blocks_.end())
-      for (uint64_t v : it->second.inflight) if (v >= (1ull << 62)) return true;
+    auto it = inflight_.find(lba);
+    if (it != inflight_.end())
+      for (uint64_t v : it->second) if (v >= (1ull << 62)) return true;
+    if (acked(lba) == kUnmappedVersion) return true;
   }
   return false;
 }
@@ -81,14 +90,20 @@ void Scoreboard::on_complete(const IoRecord& r) {
         unmap_versions_.erase(r.io_id);
       }
       for (uint32_t i = 0; i < q.blocks; ++i) {
-        BlockState& s = state(q.lba + i);
+        const uint64_t lba = q.lba + i;
         const uint64_t v = q.op == BlockOp::Write ? (r.data ? r.data[i].version : 0) : unmap_v;
-        auto it = std::find(s.inflight.begin(), s.inflight.end(), v);
-        if (it != s.inflight.end()) s.inflight.erase(it);
-        // Overlapping writes complete in any order; while another is still in flight the
-        // block may end up with either, so it stays in `inflight` and is accepted too.
-        if (good) s.acked = q.op == BlockOp::Write ? v : kUnmappedVersion;
-        if (good && !s.inflight.empty()) s.inflight.push_back(v);  // either may win
+        auto in = inflight_.find(lba);
+        bool others = false;
+        if (in != inflight_.end()) {
+          auto it = std::find(in->second.begin(), in->second.end(), v);
+          if (it != in->second.end()) in->second.erase(it);
+          others = !in->second.empty();
+          // Overlapping writes complete in any order; while another is still in flight the
+          // block may end up with either, so it stays listed and is accepted too.
+          if (good && others) in->second.push_back(v);
+          if (in->second.empty()) inflight_.erase(in);
+        }
+        if (good) set_acked(lba, q.op == BlockOp::Write ? v : kUnmappedVersion);
       }
       break;
     }

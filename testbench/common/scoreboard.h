@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 #include "host_observer.h"
@@ -25,18 +26,21 @@ class Scoreboard : public HostObserver {
 
  private:
   static constexpr uint64_t kUnmappedVersion = ~0ull;  // "reads as erased"
-  struct BlockState {
-    uint64_t acked = kUnmappedVersion;      // what a quiet read must return
-    std::vector<uint64_t> inflight;         // writes/unmaps issued, not yet completed
-  };
+  static constexpr uint64_t kUnknown = ~0ull - 1;        // not recorded: never written, or preconditioned
+  static constexpr uint64_t kChunk = 4096;
   struct ReadSnapshot {
     uint64_t version_counter = 0;           // writes issued before the read
     std::vector<std::vector<uint64_t>> allowed;
   };
-  BlockState& state(uint64_t lba);
+  // What a quiet read of `lba` must return (a version, or kUnmappedVersion).
+  uint64_t acked(uint64_t lba) const;
+  void set_acked(uint64_t lba, uint64_t version);
   bool accepted(uint64_t lba, const SectorStamp& got, const ReadSnapshot& snap, uint32_t index) const;
 
-  std::unordered_map<uint64_t, BlockState> blocks_;
+  // Acknowledged versions in chunks allocated on first write: 8 bytes per written block.
+  std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> acked_;
+  // Writes and unmaps issued and not yet completed, only for blocks that have some.
+  std::unordered_map<uint64_t, std::vector<uint64_t>> inflight_;
   std::vector<std::pair<uint64_t, uint64_t>> preconditioned_;
   std::unordered_map<uint64_t, ReadSnapshot> reads_;
   std::unordered_map<uint64_t, uint64_t> unmap_versions_;  // io_id -> pseudo version

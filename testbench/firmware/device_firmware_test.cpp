@@ -26,10 +26,13 @@ FirmwareParams small_params() {
 
 struct Rig {
   FlashGeometry geo = small_geometry();
-  FirmwareParams params = small_params();
-  FakePlatform hw{geo, params.data_buffer_kib / 4};
-  DeviceFirmware fw{hw, params, geo};
-  Rig() { hw.attach(&fw); }
+  FirmwareParams params;
+  FakePlatform hw;
+  DeviceFirmware fw;
+  explicit Rig(FirmwareParams p = small_params())
+      : params(p), hw(geo, params.data_buffer_kib / 4), fw(hw, params, geo) {
+    hw.attach(&fw);
+  }
   CommandResponse last() const { return hw.responses_.back(); }
 };
 
@@ -203,8 +206,8 @@ TEST_CASE("Precondition fills the map through the backdoor in zero time", "[firm
 
 // Random mixed I/O on a small device overwritten several times: GC must run and
 // every read must return the last acknowledged write.
-TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc][stress]") {
-  Rig r;
+namespace {
+void random_io_through_gc(Rig& r) {
   const uint64_t cap = r.fw.logical_blocks();
   std::mt19937_64 rng(42);
   std::vector<uint64_t> expected(cap, 0);   // 0 = never written
@@ -275,6 +278,41 @@ TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc
     }
   }
   CHECK(lost == 0);
+}
+}  // namespace
+
+TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc][stress]") {
+  Rig r;
+  random_io_through_gc(r);
+  CHECK(r.fw.stats().map_loads == 0);  // the whole map of this device fits the default SRAM
+}
+
+// A 32 KiB L2P SRAM holds 2 of the device's 3 map pages: lookups miss and load, updates
+// dirty pages that are written back (merged when never loaded), and GC rewrites map blocks.
+TEST_CASE("Random mixed I/O with a small demand-loaded map cache keeps every block intact", "[firmware][map][stress]") {
+  FirmwareParams p = small_params();
+  p.l2p_sram_kib = 32;
+  Rig r(p);
+  random_io_through_gc(r);
+  const FirmwareStats& s = r.fw.stats();
+  CHECK(s.map_read_misses > 1000);
+  CHECK(s.map_loads > 1000);
+  CHECK(s.map_page_writes > 1000);
+  CHECK(s.map_merge_reads > 0);
+  CHECK(s.map_relocations > 0);
+}
+
+TEST_CASE("With map_cache off the whole map is resident", "[firmware][map]") {
+  FirmwareParams p = small_params();
+  p.map_cache = false;
+  Rig r(p);
+  r.hw.command(make_rw(1, true, 7, 1), stamps_for(7, 1, 2));
+  r.hw.run();
+  r.hw.command(make_rw(2, false, 7, 1));
+  r.hw.run();
+  CHECK(r.hw.host_in_[2][0] == (SectorStamp{7, 2}));
+  CHECK(r.fw.stats().map_read_misses == 0);
+  CHECK(r.fw.stats().map_page_writes == 0);
 }
 
 TEST_CASE("Power-up loads a fresh HPB session key into the crypto engine", "[firmware][crypto]") {

@@ -39,7 +39,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
         latency = 50'000'000;
         auto it = pages_.find(key(op.address, op.address.page));
         const uint32_t n = op.sector_count ? op.sector_count : spp;
-        for (uint32_t i = 0; i < n; ++i)
+        ++(op.buffer_address >= kL2pSramBase ? map_reads_ : data_reads_);
+        for (uint32_t i = 0; i < n && op.buffer_address < kL2pSramBase; ++i)
           buffer_[op.buffer_address / kSectorBytes + i] =
               it == pages_.end() ? SectorStamp{} : it->second.stamps[op.sector_offset + i];
         if (it != pages_.end()) c.oob = it->second.oob;
@@ -51,8 +52,10 @@ class FakePlatform : public Hal, public FlashBackdoor {
           Page& pg = pages_[key(op.address, op.address.page + p)];
           if (pg.programmed) ++violations_;
           pg.programmed = true;
-          pg.stamps.assign(buffer_.begin() + op.buffer_address / kSectorBytes + p * spp,
-                           buffer_.begin() + op.buffer_address / kSectorBytes + (p + 1) * spp);
+          if (op.buffer_address >= kL2pSramBase) pg.stamps.assign(spp, SectorStamp{});  // a map page from the L2P SRAM
+          else
+            pg.stamps.assign(buffer_.begin() + op.buffer_address / kSectorBytes + p * spp,
+                             buffer_.begin() + op.buffer_address / kSectorBytes + (p + 1) * spp);
           pg.oob = op.oob[p];
           if (fail_next_program_) { fail_next_program_ = false; c.status = FlashStatus::ProgramFail; }
         }
@@ -143,7 +146,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<CommandResponse> responses_;
   std::map<uint8_t, std::vector<SectorStamp>> host_in_;
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
-  uint64_t flash_ops_ = 0, erases_ = 0, violations_ = 0, cycles_ = 0;
+  uint64_t flash_ops_ = 0, erases_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
   bool fail_next_program_ = false;
   std::vector<HpbCryptoJob> crypto_jobs_;
   std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;

@@ -41,7 +41,7 @@ bool TraceRecorder::program_on_path(const std::string& name) {
   return false;
 }
 
-TraceRecorder::TraceRecorder(const TraceOptions& options) : options_(options) {
+TraceRecorder::TraceRecorder(const TraceRecorderOptions& options) : options_(options) {
   if (options_.window_to_ps < options_.window_from_ps)
     throw std::runtime_error("waves window: the end is before the start");
   if (!options_.waves_path.empty()) {
@@ -226,7 +226,11 @@ void TraceRecorder::change(int signal, uint64_t at, int64_t delta) {
     at = flushed_until_;
   }
   pending_.push_back(Change{at, uint32_t(signal), int32_t(delta)});
-  if (pending_.size() >= kFlushAt) flush(ps(sc_core::sc_time_stamp()));
+  if (pending_.size() >= flush_at_) {
+    flush(ps(sc_core::sc_time_stamp()));
+    // Changes booked far ahead stay buffered: do not sort them again at every call.
+    flush_at_ = std::max(kFlushAt, 2 * pending_.size());
+  }
 }
 
 uint64_t TraceRecorder::output_value(const Signal& s) const {

@@ -35,7 +35,7 @@ namespace ufs {
 
 class VcdWriter;
 
-struct TraceOptions {
+struct TraceRecorderOptions {
   std::string timeline_path;  // Chrome trace-event JSON; empty = no timeline
   std::string waves_path;     // .vcd, or .fst (converted with vcd2fst); empty = no waves
   uint64_t window_from_ps = 0;
@@ -74,14 +74,14 @@ class TraceRecorder {
  public:
   // Opens the files (throws std::runtime_error naming a file that cannot be written, or
   // an .fst request when vcd2fst is not installed).
-  explicit TraceRecorder(const TraceOptions& options);
+  explicit TraceRecorder(const TraceRecorderOptions& options);
   ~TraceRecorder();
   TraceRecorder(const TraceRecorder&) = delete;
   TraceRecorder& operator=(const TraceRecorder&) = delete;
 
   bool timeline_on() const { return json_ != nullptr; }
   bool waves_on() const { return vcd_ != nullptr; }
-  const TraceOptions& options() const { return options_; }
+  const TraceRecorderOptions& options() const { return options_; }
 
   // ---- timeline
   // A track (thread) in a process group; the same names give the same id.
@@ -147,7 +147,7 @@ class TraceRecorder {
   void flush(uint64_t before);
   void start_output();
 
-  TraceOptions options_;
+  TraceRecorderOptions options_;
   std::string vcd_path_;  // the VCD written (a temporary one when FST is asked for)
   bool want_fst_ = false;
   std::FILE* json_ = nullptr;
@@ -158,6 +158,7 @@ class TraceRecorder {
   std::vector<std::pair<int, int>> track_ids_;         // track id -> (pid, tid)
   std::vector<Signal> signals_;
   std::vector<Change> pending_;
+  size_t flush_at_ = size_t(1) << 20;  // buffered changes that trigger a write-out
   uint64_t flushed_until_ = 0;  // changes before this time are written
   bool output_started_ = false;
   bool finished_ = false;

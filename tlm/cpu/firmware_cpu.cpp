@@ -1,4 +1,5 @@
 #include "cpu/firmware_cpu.h"
+#include "common/trace_recorder.h"
 
 namespace ufs {
 
@@ -35,6 +36,9 @@ void FirmwareCpu::dispatch(Event& e) {
   clock_ = start;
   charge_cycles(params_.interrupt_cycles);
   ++events_;
+  if (trace_) trace_tag_ = e.kind == EventKind::Command ? e.command.tag
+                           : e.kind == EventKind::DataOut || e.kind == EventKind::DataIn ? e.tag
+                           : e.kind == EventKind::Flash ? trace_flash_tag(e.flash.cookie) : -1;
   switch (e.kind) {
     case EventKind::Command: firmware_->on_command(e.command); break;
     case EventKind::Flash: firmware_->on_flash_complete(e.flash); break;
@@ -46,6 +50,7 @@ void FirmwareCpu::dispatch(Event& e) {
   }
   busy_ += clock_ - start;
   busy_until_ = clock_;
+  if (trace_) trace_step(e, start);
 }
 
 uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
@@ -55,7 +60,10 @@ void FirmwareCpu::charge_cycles(uint64_t cycles) {
   clock_ += cycle_ * double(cycles);
 }
 
-void FirmwareCpu::submit_flash(const FlashOp& op) { fcc_->submit(op, delay()); }
+void FirmwareCpu::submit_flash(const FlashOp& op) {
+  if (trace_ && trace_tag_ >= 0) trace_cookie_tags_[op.cookie] = trace_tag_;
+  fcc_->submit(op, delay(), trace_ ? trace_tag_ : -1);
+}
 
 void FirmwareCpu::request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) {
   hostif_->request_data_out(tag, offset, addr, bytes, token, delay());
@@ -102,6 +110,7 @@ void FirmwareCpu::zero_buffer(uint64_t address, uint32_t bytes) {
 }
 
 void FirmwareCpu::l2p_sram_access(uint32_t bytes, bool write) {
+  if (trace_) trace_->change(write ? trace_l2p_writes_ : trace_l2p_reads_, TraceRecorder::ps(clock_), bytes / 4);
   bus_access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, kL2pSramBase, nullptr, bytes);
 }
 
@@ -161,6 +170,42 @@ void FirmwareCpu::flash_complete(const FlashCompletion& c) {
   e.kind = EventKind::Flash;
   e.flash = c;
   queue_.push(sc_core::sc_time_stamp(), e);
+}
+
+// ---- observability
+
+void FirmwareCpu::set_trace(TraceRecorder* trace, std::function<void(uint64_t)> sampler) {
+  trace_ = trace;
+  trace_sampler_ = std::move(sampler);
+  trace_cookie_tags_.clear();
+  if (!trace_) return;
+  trace_track_ = trace_->track("device", "firmware");
+  trace_busy_ = trace_->wire(name(), "busy");
+  trace_l2p_reads_ = trace_->integer(name(), "l2p_lookups", "device");
+  trace_l2p_writes_ = trace_->integer(name(), "l2p_updates", "device");
+}
+
+// A flash op carries the tag of the step that submitted it; its completion's step inherits it.
+int FirmwareCpu::trace_flash_tag(uint64_t cookie) {
+  const auto it = trace_cookie_tags_.find(cookie);
+  if (it == trace_cookie_tags_.end()) return -1;
+  const int tag = it->second;
+  trace_cookie_tags_.erase(it);
+  return tag;
+}
+
+void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
+  static const char* const names[] = {"command", "flash done", "data out done", "data in done",
+                                      "timer", "crypto done", "power up"};
+  TraceArgs a;
+  a.tag(trace_tag_);
+  if (e.kind == EventKind::Command) a.add("opcode", e.command.cdb[0]);
+  if (e.kind == EventKind::Flash) a.add("flash_opcode", uint64_t(e.flash.opcode)).add("cookie", e.flash.cookie);
+  const size_t kind = size_t(e.kind);
+  trace_->slice(trace_track_, kind < sizeof names / sizeof names[0] ? names[kind] : "event", start, clock_, a);
+  trace_->busy(trace_busy_, start, clock_);
+  if (trace_sampler_) trace_sampler_(TraceRecorder::ps(clock_));
+  trace_tag_ = -1;
 }
 
 }  // namespace ufs

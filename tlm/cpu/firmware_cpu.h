@@ -7,6 +7,8 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <functional>
+#include <unordered_map>
 #include <vector>
 #include "common/timed_queue.h"
 #include "cpu/cpu_params.h"
@@ -16,6 +18,8 @@
 #include "hostif/host_interface.h"
 
 namespace ufs {
+
+class TraceRecorder;
 
 class FirmwareCpu : public sc_core::sc_module,
                     public Hal,
@@ -28,6 +32,10 @@ class FirmwareCpu : public sc_core::sc_module,
   FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params);
   void attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc, HpbCryptoEngine* crypto);
   SC_HAS_PROCESS(FirmwareCpu);
+  // Observability (nullptr = off): a timeline slice per firmware step (event handler) with
+  // its command tag, a busy wire and L2P SRAM lookup/update counters; `sampler` runs after
+  // every step with the step's end time (the platform samples firmware statistics there).
+  void set_trace(TraceRecorder* trace, std::function<void(uint64_t end_ps)> sampler = {});
 
   // Hal
   uint64_t now_ps() const override;
@@ -56,7 +64,6 @@ class FirmwareCpu : public sc_core::sc_module,
   sc_core::sc_time busy_time() const { return busy_; }
   uint64_t events_handled() const { return events_; }
   uint64_t cycles_charged() const { return cycles_; }
-  static constexpr uint64_t kL2pSramBase = 1ull << 44;   // bus address of the L2P SRAM
   static constexpr uint64_t kCryptoBase = 1ull << 45;    // bus address of the crypto engine's registers
 
  private:
@@ -88,6 +95,14 @@ class FirmwareCpu : public sc_core::sc_module,
   uint64_t events_ = 0, cycles_ = 0;
   tlm::tlm_generic_payload gp_;
   std::vector<SectorStamp> scratch_;
+  // Observability
+  void trace_step(const Event& e, const sc_core::sc_time& start);
+  int trace_flash_tag(uint64_t cookie);
+  TraceRecorder* trace_ = nullptr;
+  std::function<void(uint64_t)> trace_sampler_;
+  int trace_track_ = -1, trace_busy_ = -1, trace_l2p_reads_ = -1, trace_l2p_writes_ = -1;
+  int trace_tag_ = -1;                               // command tag of the running step
+  std::unordered_map<uint64_t, int> trace_cookie_tags_;  // flash op cookie -> command tag
 };
 
 }  // namespace ufs

@@ -1,6 +1,8 @@
 #include "fcc/flash_controller.h"
 #include <algorithm>
 #include <string>
+#include "common/log.h"
+#include "common/trace_recorder.h"
 
 namespace ufs {
 
@@ -37,8 +39,12 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
     nand_params_.spare_bytes_per_page *= g;
     if (nand_params_.page_bytes / kSectorBytes > kMaxSectorsPerPage)
       SC_REPORT_ERROR(this->name(), "gang_size: the ganged page exceeds 32 KiB (kMaxSectorsPerPage)");
-    if (params.gang_mode == "shared_bus") cmd_per_op_ = g;
-    else width_bytes *= g;
+    if (params.gang_mode == "shared_bus") {
+      cmd_per_op_ = g;
+    } else {
+      width_bytes *= g;
+      lanes_ = g;
+    }
   }
 
   geometry_.channels = params.channels;
@@ -96,7 +102,77 @@ uint32_t FlashController::alloc_slot() {
   return s;
 }
 
-void FlashController::submit(const FlashOp& op, const sc_time& delay) {
+void FlashController::set_trace(TraceRecorder* trace) {
+  trace_ = trace;
+  die_track_.clear();
+  channel_track_.clear();
+  die_busy_.clear();
+  die_state_.clear();
+  channel_busy_.clear();
+  if (!trace_) return;
+  auto padded = [](uint32_t i, uint32_t n) {
+    std::string s = std::to_string(i);
+    while (s.size() < std::to_string(n - 1).size()) s.insert(s.begin(), '0');
+    return s;
+  };
+  const std::string scope = std::string(name());
+  for (uint32_t c = 0; c < channels_.size(); ++c) {
+    channel_track_.push_back(trace_->track("flash channels", "channel " + std::to_string(c)));
+    channel_busy_.push_back(trace_->wire(scope + ".ch" + padded(c, uint32_t(channels_.size())), "busy"));
+  }
+  for (uint32_t d = 0; d < dies_.size(); ++d) {
+    die_track_.push_back(trace_->track("NAND dies", "die " + std::to_string(d) + " (channel " +
+                                                        std::to_string(dies_[d].channel) + ")"));
+    const std::string die_scope = scope + ".die" + padded(d, uint32_t(dies_.size()));
+    die_busy_.push_back(trace_->wire(die_scope, "busy"));
+    // 0 idle, 1 read (tR), 2 program, 3 erase, 4 copy-back
+    die_state_.push_back(trace_->integer(die_scope, "state"));
+  }
+}
+
+void FlashController::trace_bus(uint32_t channel, const char* what, const sc_time& start, const sc_time& length,
+                                const OpSlot& slot, uint64_t bytes) {
+  const sc_time end = start + length;
+  trace_->busy(channel_busy_[channel], start, end);
+  TraceArgs a;
+  a.tag(slot.trace_tag).add("die", slot.op.address.die);
+  if (bytes) a.add("bytes", bytes);
+  trace_->slice(channel_track_[channel], what, start, end, a);
+}
+
+void FlashController::trace_array(uint32_t die, const sc_time& start, const sc_time& end) {
+  DieState& d = dies_[die];
+  d.trace_start = start;
+  d.trace_resumed = false;
+  const int64_t code = int64_t(slots_[d.active[0]]->op.opcode) + 1;
+  trace_->busy(die_busy_[die], start, end);
+  const uint64_t s = TraceRecorder::ps(start), e = TraceRecorder::ps(end);
+  if (e > s) {
+    trace_->change(die_state_[die], s, code);
+    trace_->change(die_state_[die], e, -code);
+  }
+}
+
+// The die's array phase that ends now, on its timeline track. variant: 0 whole,
+// 1 cut short by a suspend, 2 the part after a resume.
+void FlashController::trace_array_slice(uint32_t die, const char* variant) {
+  DieState& d = dies_[die];
+  const OpSlot& lead = *slots_[d.active[0]];
+  static const char* const names[4][3] = {{"read", "read", "read"},
+                                          {"program", "program (suspended)", "program (resumed)"},
+                                          {"erase", "erase (suspended)", "erase (resumed)"},
+                                          {"copy-back", "copy-back (suspended)", "copy-back (resumed)"}};
+  const int v = variant == nullptr ? 0 : variant[0] == 's' ? 1 : 2;
+  TraceArgs a;
+  a.tag(lead.trace_tag)
+      .add("planes", d.active.size())
+      .add("block", lead.op.address.block)
+      .add("page", lead.op.address.page)
+      .add("cookie", lead.op.cookie);
+  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][v], d.trace_start, sc_time_stamp(), a);
+}
+
+void FlashController::submit(const FlashOp& op, const sc_time& delay, int trace_tag) {
   if (op.address.die >= dies_.size()) {
     SC_REPORT_ERROR(name(), ("submit: die " + std::to_string(op.address.die) +
                              " beyond the device").c_str());
@@ -108,6 +184,7 @@ void FlashController::submit(const FlashOp& op, const sc_time& delay) {
   slot.arrival = sc_time_stamp() + delay;
   slot.seq = seq_++;
   slot.status = FlashStatus::Ok;
+  slot.trace_tag = trace_tag;
   ++submitted_;
   DieState& d = dies_[op.address.die];
   d.queue.push_back(s);
@@ -115,6 +192,8 @@ void FlashController::submit(const FlashOp& op, const sc_time& delay) {
     if (!d.wake_pending && d.suspended.empty()) dispatch(op.address.die);
   } else if (op.opcode == FlashOpcode::Read) {
     try_suspend(op.address.die);
+  } else if (op.opcode == FlashOpcode::Program) {
+    try_cache_program(op.address.die);
   }
 }
 
@@ -232,7 +311,13 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
   const uint32_t spp = nand_params_.sectors_per_page();
   for (uint32_t s : d.active) {
     OpSlot& slot = *slots_[s];
-    cursor = ch.reserve(cursor, cmd) + cmd;
+    if (d.cmd_slot && d.cmd_slot_at >= cursor) {
+      cursor = d.cmd_slot_at + cmd;  // the slot booked after this die's last data-out
+      d.cmd_slot = false;
+    } else {
+      cursor = ch.reserve(cursor, cmd) + cmd;
+    }
+    if (trace_) trace_bus(d.channel, "read cmd", cursor - cmd, cmd, slot, 0);
     t_r = later(t_r, d.nand->read_time(slot.op.address.page));
     // Column address: only the requested sectors cross the bus (0 = rest of the page).
     slot.first_sector = std::min(slot.op.sector_offset, spp - 1);
@@ -243,6 +328,7 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
   d.array_end = d.array_start + t_r;
   d.free_at = d.array_end;
   d.array_busy += t_r;
+  if (trace_) trace_array(die, d.array_start, d.array_end);
   push(d.array_end, EventKind::ArrayDone, die);
 }
 
@@ -250,17 +336,37 @@ void FlashController::array_done(uint32_t die) {
   DieState& d = dies_[die];
   FlashChannel& ch = channels_[d.channel];
   const sc_time now = sc_time_stamp();
+  if (trace_) trace_array_slice(die, nullptr);
   // Cache read: the page moves to the cache register, the array is free for the next read.
   const sc_time data_ready = params_.cache_read ? now + t_cache_ : now;
   sc_time last_end = data_ready;
-  for (uint32_t s : d.active) {
+  // Interleaving: without cache read the die takes its next command only after this
+  // data-out. When a read waits for the die, book that command's bus slot together with
+  // the last data-out, so it is not queued behind data-out bursts of other dies that
+  // become ready meanwhile (their tR would otherwise never overlap another die's
+  // transfer: a package could not exceed 1 / (tCMD + tR + tXFER) pages per second).
+  const sc_time cmd = t_cmd_ * double(cmd_per_op_);
+  bool book_cmd = false;
+  if (!params_.cache_read) {
+    for (uint32_t q : d.queue)
+      if (slots_[q]->op.opcode == FlashOpcode::Read && slots_[q]->arrival <= now) book_cmd = true;
+  }
+  d.cmd_slot = false;
+  for (size_t k = 0; k < d.active.size(); ++k) {
+    const uint32_t s = d.active[k];
     OpSlot& slot = *slots_[s];
     slot.status = d.nand->read(slot.op.address, slot.first_sector, slot.sectors,
                                slot.stamps.data(), &slot.read_oob);
     const uint64_t bytes = sector_bus_bytes(slot.sectors);
-    const sc_time xfer = sector_transfer_time(slot.sectors, ch);
-    const sc_time xfer_start = ch.reserve(later(data_ready, d.cache_free_at), xfer);
+    const sc_time xfer = read_transfer_time(slot.first_sector, slot.sectors, ch);
+    const bool with_cmd = book_cmd && k + 1 == d.active.size();
+    const sc_time xfer_start = ch.reserve(later(data_ready, d.cache_free_at), with_cmd ? xfer + cmd : xfer);
+    if (with_cmd) {
+      d.cmd_slot = true;
+      d.cmd_slot_at = xfer_start + xfer;
+    }
     ch.count_bytes(bytes);
+    if (trace_) trace_bus(d.channel, "data out", xfer_start, xfer, slot, bytes);
     const sc_time xfer_end = xfer_start + xfer;
     last_end = later(last_end, xfer_end);
     const sc_time decoded =
@@ -284,6 +390,18 @@ void FlashController::array_done(uint32_t die) {
   }
 }
 
+sc_time FlashController::read_transfer_time(uint32_t first, uint32_t n, const FlashChannel& ch) const {
+  if (lanes_ <= 1) return sector_transfer_time(n, ch);
+  const uint32_t per_package = std::max(1u, nand_params_.sectors_per_page() / lanes_);
+  uint32_t most = 0;
+  for (uint32_t k = 0; k < lanes_; ++k) {
+    const uint32_t lo = std::max(first, k * per_package), hi = std::min(first + n, (k + 1) * per_package);
+    if (hi > lo) most = std::max(most, hi - lo);
+  }
+  // `most` sectors through one package's path = most x lanes_ sectors' time on the wide bus.
+  return sector_transfer_time(most * lanes_, ch);
+}
+
 void FlashController::start_program(uint32_t die, const sc_time& start) {
   DieState& d = dies_[die];
   FlashChannel& ch = channels_[d.channel];
@@ -302,12 +420,67 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
     const sc_time busy = t_cmd_ * double(pages * cmd_per_op_) + sector_transfer_time(sectors, ch);
     cursor = ch.reserve(ready, busy) + busy;
     ch.count_bytes(bytes);
+    if (trace_) trace_bus(d.channel, "data in", cursor - busy, busy, slot, bytes);
     t_prog = later(t_prog, d.nand->program_time(slot.op.address.page, pages));
   }
   d.array_start = cursor;
   d.array_end = cursor + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
+  if (trace_) trace_array(die, d.array_start, d.array_end);
+  push(d.array_end, EventKind::Finish, die, d.generation);
+  try_cache_program(die);
+}
+
+// Cache program (ONFI page cache program, 80h-15h): while the die programs, the next
+// program's data goes into the cache register; its tPROG starts when both the data-in
+// and the program in flight are done. Only when no read waits for the die (reads keep
+// their precedence), one page group at a time, no multi-plane pairing of the cached op.
+void FlashController::try_cache_program(uint32_t die) {
+  DieState& d = dies_[die];
+  if (!params_.cache_program || !d.cached.empty() || d.active.empty() || !d.suspended.empty()) return;
+  if (slots_[d.active[0]]->op.opcode != FlashOpcode::Program) return;
+  const sc_time now = sc_time_stamp();
+  long best = -1;
+  for (size_t i = 0; i < d.queue.size(); ++i) {
+    const OpSlot& c = *slots_[d.queue[i]];
+    if (c.arrival > now) continue;
+    if (c.op.opcode == FlashOpcode::Read && params_.read_first) return;
+    if (c.op.opcode != FlashOpcode::Program || !oldest_program_to_block(d, c)) continue;
+    if (best < 0 || better(c, *slots_[d.queue[size_t(best)]])) best = long(i);
+  }
+  if (best < 0) return;
+  const uint32_t s = d.queue[size_t(best)];
+  d.queue[size_t(best)] = d.queue.back();
+  d.queue.pop_back();
+  d.cached.push_back(s);
+  OpSlot& slot = *slots_[s];
+  FlashChannel& ch = channels_[d.channel];
+  const uint32_t pages = std::max(1u, slot.op.page_count);
+  const uint32_t sectors = pages * nand_params_.sectors_per_page();
+  if (slot.stamps.size() < sectors) slot.stamps.resize(sectors);
+  // The cache register is free once the program in flight has taken its data.
+  const sc_time start = later(now, d.array_start);
+  queue_wait_ += start - slot.arrival;
+  const sc_time ready = dma_transfer(tlm::TLM_READ_COMMAND, slot.op.buffer_address, slot.stamps.data(), sectors, start);
+  const sc_time busy = t_cmd_ * double(pages * cmd_per_op_) + sector_transfer_time(sectors, ch);
+  d.cached_ready = ch.reserve(ready, busy) + busy;
+  ch.count_bytes(sector_bus_bytes(sectors));
+  if (trace_) trace_bus(d.channel, "data in (cache)", d.cached_ready - busy, busy, slot, sector_bus_bytes(sectors));
+}
+
+// The program in flight is done: the cached one takes the array.
+void FlashController::start_cached_program(uint32_t die) {
+  DieState& d = dies_[die];
+  d.active.swap(d.cached);
+  d.cached.clear();
+  const OpSlot& slot = *slots_[d.active[0]];
+  const sc_time t_prog = d.nand->program_time(slot.op.address.page, std::max(1u, slot.op.page_count));
+  d.array_start = later(sc_time_stamp(), d.cached_ready);
+  d.array_end = d.array_start + t_prog;
+  d.free_at = d.array_end;
+  d.array_busy += t_prog;
+  if (trace_) trace_array(die, d.array_start, d.array_end);
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 
@@ -316,11 +489,15 @@ void FlashController::start_erase(uint32_t die, const sc_time& start) {
   FlashChannel& ch = channels_[d.channel];
   const sc_time cmd = t_cmd_ * double(cmd_per_op_);
   sc_time cursor = start;
-  for (size_t i = 0; i < d.active.size(); ++i) cursor = ch.reserve(cursor, cmd) + cmd;
+  for (size_t i = 0; i < d.active.size(); ++i) {
+    cursor = ch.reserve(cursor, cmd) + cmd;
+    if (trace_) trace_bus(d.channel, "erase cmd", cursor - cmd, cmd, *slots_[d.active[i]], 0);
+  }
   d.array_start = cursor;
   d.array_end = cursor + d.nand->erase_time();
   d.free_at = d.array_end;
   d.array_busy += d.nand->erase_time();
+  if (trace_) trace_array(die, d.array_start, d.array_end);
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 
@@ -340,11 +517,18 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   d.array_end = prog_start + t_p;
   d.free_at = d.array_end;
   d.array_busy += t_r + t_p;
+  if (trace_) {
+    const OpSlot& slot = *slots_[d.active[0]];
+    trace_bus(d.channel, "copy-back cmd", read_end - t_r - cmd, cmd, slot, 0);
+    trace_bus(d.channel, "copy-back cmd", prog_start - cmd, cmd, slot, 0);
+    trace_array(die, read_end - t_r, d.array_end);
+  }
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 
 void FlashController::finish(uint32_t die) {
   DieState& d = dies_[die];
+  if (trace_) trace_array_slice(die, d.trace_resumed ? "resumed" : nullptr);
   for (uint32_t s : d.active) {
     OpSlot& slot = *slots_[s];
     const FlashOp& op = slot.op;
@@ -363,8 +547,10 @@ void FlashController::finish(uint32_t die) {
   finishing_.assign(d.active.begin(), d.active.end());
   d.active.clear();
   d.free_at = later(d.free_at, sc_time_stamp());
+  if (!d.cached.empty()) start_cached_program(die);
   // Completions first, so ops the firmware submits from them compete for the die.
   for (uint32_t s : finishing_) complete(s);
+  try_cache_program(die);
   if (d.active.empty() && !d.wake_pending && (!d.queue.empty() || !d.suspended.empty()))
     dispatch(die);
 }
@@ -378,6 +564,18 @@ bool FlashController::try_suspend(uint32_t die) {
   // Set the program/erase aside with the array time it still needs; its Finish is void.
   d.suspend_left = d.array_end - now;
   d.array_busy -= d.suspend_left;
+  if (trace_) {
+    trace_array_slice(die, "suspended");
+    // The die frees now instead of at array_end: undo the rest of the booked interval.
+    const int64_t code = int64_t(slots_[d.active[0]]->op.opcode) + 1;
+    const uint64_t n = TraceRecorder::ps(now), e = TraceRecorder::ps(d.array_end);
+    trace_->change(die_busy_[die], e, +1);
+    trace_->change(die_busy_[die], n, -1);
+    trace_->change(die_state_[die], e, code);
+    trace_->change(die_state_[die], n, -code);
+  }
+  UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase suspended for a read, "
+                                     << d.suspend_left.to_string() << " left");
   ++d.generation;
   d.suspended.swap(d.active);
   d.active.clear();
@@ -396,6 +594,11 @@ void FlashController::resume(uint32_t die) {
   d.array_end = start + d.nand->resume_time() + d.suspend_left;
   d.array_busy += d.suspend_left;
   d.free_at = d.array_end;
+  if (trace_) {
+    trace_array(die, d.array_start, d.array_end);
+    d.trace_resumed = true;
+  }
+  UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase resumed");
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 

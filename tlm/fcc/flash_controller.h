@@ -36,6 +36,8 @@
 
 namespace ufs {
 
+class TraceRecorder;
+
 class FlashCompletionListener {  // implemented by the CPU model
  public:
   virtual ~FlashCompletionListener() = default;
@@ -52,8 +54,12 @@ class FlashController : public sc_core::sc_module {
   SC_HAS_PROCESS(FlashController);
 
   void set_listener(FlashCompletionListener* listener) { listener_ = listener; }
-  // The op arrives at now + delay. The demux copies what it needs.
-  void submit(const FlashOp& op, const sc_core::sc_time& delay);
+  // The op arrives at now + delay. The demux copies what it needs. trace_tag: the host
+  // command tag the timeline shows on the op's slices (-1: none).
+  void submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag = -1);
+  // Observability (nullptr = off): die array phases and channel bus use on the timeline,
+  // die busy/state and channel busy in the waves. Call before the simulation starts.
+  void set_trace(TraceRecorder* trace);
   FlashGeometry geometry() const { return geometry_; }
 
   // --- statistics (times are booked time so far, which may reach past now) ---
@@ -101,6 +107,7 @@ class FlashController : public sc_core::sc_module {
     FlashStatus status = FlashStatus::Ok;
     PageOob read_oob;
     uint32_t first_sector = 0, sectors = 0;  // read: what crosses the bus
+    int trace_tag = -1;                      // host command tag for the timeline
   };
   struct DieState {
     NandDie* nand = nullptr;
@@ -110,6 +117,14 @@ class FlashController : public sc_core::sc_module {
     sc_core::sc_time free_at;      // earliest start of the die's next command
     sc_core::sc_time cache_free_at;  // cache register busy with data-out until then
     sc_core::sc_time register_free_at;  // page register copied to the cache register (cache read)
+    // A command slot booked on the channel right after the die's data-out, for the op
+    // waiting on the die (interleaving: a short command goes ahead of other dies' bursts).
+    bool cmd_slot = false;
+    sc_core::sc_time cmd_slot_at;
+    // Cache program: a program whose data is already in the cache register, waiting
+    // for the program in flight to free the array.
+    std::vector<uint32_t> cached;
+    sc_core::sc_time cached_ready;  // its data-in ends then
     sc_core::sc_time array_start;  // start of the array phase (tR/tPROG/tBERS) in flight
     sc_core::sc_time array_end;    // end of the array operation in flight
     sc_core::sc_time array_busy;
@@ -119,6 +134,8 @@ class FlashController : public sc_core::sc_module {
     // Suspend: a program/erase group set aside while reads run.
     std::vector<uint32_t> suspended;
     sc_core::sc_time suspend_left;  // array time the suspended group still needs
+    sc_core::sc_time trace_start;   // timeline: start of the die's current array slice
+    bool trace_resumed = false;     // timeline: the current array slice follows a resume
   };
 
   void on_event(Event& e);
@@ -127,6 +144,8 @@ class FlashController : public sc_core::sc_module {
   void start_program(uint32_t die, const sc_core::sc_time& start);
   void start_erase(uint32_t die, const sc_core::sc_time& start);
   void start_copy_back(uint32_t die, const sc_core::sc_time& start);
+  void try_cache_program(uint32_t die);
+  void start_cached_program(uint32_t die);
   void array_done(uint32_t die);
   void finish(uint32_t die);
   void resume(uint32_t die);
@@ -137,6 +156,11 @@ class FlashController : public sc_core::sc_module {
     events_.push(at, Event{index, generation, kind});
   }
   bool better(const OpSlot& a, const OpSlot& b) const;
+  // Observability hooks (only called when trace_ is set).
+  void trace_bus(uint32_t channel, const char* what, const sc_core::sc_time& start, const sc_core::sc_time& length,
+                 const OpSlot& slot, uint64_t bytes);
+  void trace_array(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end);
+  void trace_array_slice(uint32_t die, const char* suffix);
   bool oldest_program_to_block(const DieState& d, const OpSlot& c) const;
   void pick_group(DieState& d, const sc_core::sc_time& at);
   uint32_t alloc_slot();
@@ -174,6 +198,11 @@ class FlashController : public sc_core::sc_module {
   std::vector<sc_core::sc_time> xfer_table_;
   uint32_t spare_per_sector_ = 0;
   uint32_t cmd_per_op_ = 1;  // command sequences per op (shared-bus gang: one per package)
+  uint32_t lanes_ = 1;       // shared-control gang: packages whose data paths form the bus
+  // Bus time of sectors [first, first + n) of a page: on a shared-control gang each
+  // package's share of the gang page crosses its own data path, so a partial read
+  // takes as long as the package holding most of the sectors needs.
+  sc_core::sc_time read_transfer_time(uint32_t first, uint32_t n, const FlashChannel& ch) const;
   uint64_t seq_ = 0;
   uint64_t submitted_ = 0;
   std::array<uint64_t, 4> completed_{};
@@ -181,6 +210,8 @@ class FlashController : public sc_core::sc_module {
   uint64_t multi_plane_ops_ = 0;
   uint64_t suspensions_ = 0;
   sc_core::sc_time queue_wait_;
+  TraceRecorder* trace_ = nullptr;
+  std::vector<int> die_track_, channel_track_, die_busy_, die_state_, channel_busy_;
 };
 
 }  // namespace ufs

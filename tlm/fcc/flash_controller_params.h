@@ -18,6 +18,7 @@ struct FlashControllerParams {
   bool multi_plane = true;
   bool cache_read = false;
   double t_cache_ns = 3000.0;
+  bool cache_program = false;
   bool suspend_for_read = false;
   std::string gang_mode = "none";
   uint32_t gang_size = 1;
@@ -44,6 +45,8 @@ struct FlashControllerParams {
       "cache read: the next read's tR overlaps the previous page's data-out");
     // Estimate: tRCBSY-like page register -> cache register copy.
     b("t_cache_ns", t_cache_ns, "ns", "page register to cache register copy (cache read)");
+    b("cache_program", cache_program, "",
+      "cache program: the next program's data-in overlaps the die's program in progress");
     b("suspend_for_read", suspend_for_read, "",
       "suspend a program/erase in progress for a read waiting on the same die");
     b("gang_mode", gang_mode, "",

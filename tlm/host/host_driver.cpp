@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include "common/log.h"
+#include "common/trace_recorder.h"
 #include "host/scsi_cdb.h"
 
 namespace ufs {
@@ -47,6 +49,34 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& params)
   // Runs once when sc_start begins (no dont_initialize), then on open-loop arrivals and raw submissions.
   SC_METHOD(issue_method);
   sensitive << kick_;
+}
+
+void HostDriver::set_trace(TraceRecorder* trace, std::vector<std::string> stream_names) {
+  trace_ = trace;
+  trace_stream_names_ = std::move(stream_names);
+  trace_tracks_.clear();
+  if (!trace_) return;
+  trace_outstanding_ = trace_->integer(name(), "outstanding", "host");
+  trace_queued_ = trace_->integer(name(), "software_queue", "host");
+}
+
+int HostDriver::trace_track(int stream, uint8_t tag) {
+  const size_t index = size_t(stream + 1);
+  if (trace_tracks_.size() <= index) trace_tracks_.resize(index + 1);
+  std::vector<int>& tags = trace_tracks_[index];
+  if (tags.empty()) tags.assign(params_.queue_depth, -1);
+  if (tags[tag] < 0) {
+    std::string process;
+    if (stream < 0) {
+      process = "host raw commands";
+    } else {
+      process = "host stream " + std::to_string(stream);
+      if (size_t(stream) < trace_stream_names_.size() && !trace_stream_names_[size_t(stream)].empty())
+        process += " (" + trace_stream_names_[size_t(stream)] + ")";
+    }
+    tags[tag] = trace_->track(process, "tag " + std::to_string(tag));
+  }
+  return tags[tag];
 }
 
 uint64_t HostDriver::now_ps() const { return to_ps(sc_core::sc_time_stamp()); }
@@ -101,6 +131,7 @@ void HostDriver::admit_arrivals() {
       s.arrived.push({s.lookahead, next_io_id_++});
       s.has_lookahead = false;
       ++software_queued_;
+      if (trace_) trace_->change(trace_queued_, now, +1);
     }
   }
   if (next_arrival != std::numeric_limits<uint64_t>::max())
@@ -116,6 +147,7 @@ bool HostDriver::pull(int index, BlockRequest& request, uint64_t& io_id, uint64_
     arrival_ps = request.arrival_ps;
     s.arrived.pop();
     --software_queued_;
+    if (trace_) trace_->change(trace_queued_, now_ps(), -1);
     return true;
   }
   if (s.exhausted) return false;
@@ -192,6 +224,7 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
 
   ++counters_.issued;
   counters_.max_outstanding = std::max(counters_.max_outstanding, in_flight_);
+  if (trace_) trace_->change(trace_outstanding_, now_ps(), +1);
   if (observer_) observer_->on_issue(rec);
   send_command(tag);
 }
@@ -222,6 +255,7 @@ void HostDriver::issue_raw() {
   slot.record.issue_ps = now_ps() + to_ps(submit_overhead_);
   ++counters_.issued;
   counters_.max_outstanding = std::max(counters_.max_outstanding, in_flight_);
+  if (trace_) trace_->change(trace_outstanding_, now_ps(), +1);
   send_command(tag);
 }
 
@@ -348,7 +382,28 @@ void HostDriver::complete(uint8_t tag) {
   if (!slot.busy) return;
   const CommandResponse& r = slot.response;
   ++counters_.completed;
-  if (r.status != scsi_status::kGood) ++counters_.check_conditions;
+  if (r.status != scsi_status::kGood) {
+    ++counters_.check_conditions;
+    UFS_LOG(Info, Host, name(), "tag " << int(tag) << ": CHECK CONDITION, sense key 0x" << std::hex
+                                       << int(r.sense_key) << " asc 0x" << int(r.asc) << std::dec);
+  }
+  if (trace_) {
+    const uint64_t now = now_ps();
+    trace_->change(trace_outstanding_, now, -1);
+    static const char* const op_names[] = {"read", "write", "flush", "unmap"};
+    TraceArgs a;
+    a.tag(tag).add("status", r.status);
+    const char* what = "raw command";
+    if (slot.submitter >= 0) {
+      const BlockRequest& q = slot.record.request;
+      what = op_names[size_t(q.op) & 3];
+      a.add("lba", q.lba).add("blocks", q.blocks).add("io_id", slot.record.io_id);
+    } else {
+      a.add("opcode", slot.command.cdb[0]);
+    }
+    const int stream = slot.submitter >= 0 ? int(slot.record.request.stream) : -1;
+    trace_->slice(trace_track(stream, tag), what, slot.record.issue_ps, now, a);
+  }
 
   RawCallback raw_done;
   RawResult raw;

@@ -20,6 +20,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 #include "common/timed_queue.h"
 #include "common/upiu.h"
@@ -29,6 +30,8 @@
 #include "host/ring_queue.h"
 
 namespace ufs {
+
+class TraceRecorder;
 
 // An arbitrary command for tests and management features (INQUIRY, READ CAPACITY,
 // TEST UNIT READY, malformed CDBs...). The driver assigns the tag; `command.lun`,
@@ -74,6 +77,10 @@ class HostDriver : public sc_core::sc_module {
   // Request sources; may be added before or during simulation.
   void add_submitter(RequestSubmitter* submitter);
   void set_observer(HostObserver* observer) { observer_ = observer; }
+  // Observability (nullptr = off): a timeline slice per command from issue to completion
+  // on a track per (stream, tag) in a group per stream; outstanding commands and the
+  // software queue as waves and counters. stream_names[i] names stream i (may be short).
+  void set_trace(TraceRecorder* trace, std::vector<std::string> stream_names = {});
   // Send an arbitrary command (issued before block requests when a tag is free);
   // `done` runs when its response has been processed.
   void submit_raw(const RawCommand& command, RawCallback done);
@@ -154,6 +161,12 @@ class HostDriver : public sc_core::sc_module {
   sc_core::sc_event kick_;
   sc_core::sc_event done_event_;
   TimedQueue<HostEvent> events_;
+  // Observability
+  int trace_track(int stream, uint8_t tag);
+  TraceRecorder* trace_ = nullptr;
+  std::vector<std::string> trace_stream_names_;
+  std::vector<std::vector<int>> trace_tracks_;  // [stream + 1][tag] (stream -1: raw commands)
+  int trace_outstanding_ = -1, trace_queued_ = -1;
 };
 
 }  // namespace ufs

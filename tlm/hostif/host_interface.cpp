@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include "common/trace_recorder.h"
 
 namespace ufs {
 
@@ -60,6 +61,13 @@ void HostInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   }
 }
 
+void HostInterface::set_trace(TraceRecorder* trace) {
+  trace_ = trace;
+  if (!trace_) return;
+  trace_active_ = trace_->integer(name(), "queue_depth", "device");
+  trace_waiting_ = trace_->integer(name(), "waiting_commands", "device");
+}
+
 void HostInterface::on_command(const Upiu& u, const sc_time& at) {
   ++counters_.commands;
   TagState& t = tags_[u.task_tag];
@@ -75,6 +83,7 @@ void HostInterface::on_command(const Upiu& u, const sc_time& at) {
     admit(t.command, ready);
   } else {
     waiting_.push({t.command, ready});
+    if (trace_) trace_->change(trace_waiting_, TraceRecorder::ps(ready), +1);
     counters_.max_waiting = std::max<uint64_t>(counters_.max_waiting, waiting_.size());
   }
 }
@@ -82,6 +91,7 @@ void HostInterface::on_command(const Upiu& u, const sc_time& at) {
 void HostInterface::admit(const HostCommand& cmd, const sc_time& at) {
   ++active_;
   counters_.max_active = std::max(counters_.max_active, active_);
+  if (trace_) trace_->change(trace_active_, TraceRecorder::ps(at), +1);
   listener().command_arrived(cmd, at);
 }
 
@@ -338,9 +348,11 @@ void HostInterface::transmit_response(TagState& t, const CommandResponse& respon
   }
   // The queue slot frees as the response goes out: admit the oldest waiting command.
   --active_;
+  if (trace_) trace_->change(trace_active_, TraceRecorder::ps(ready), -1);
   if (!waiting_.empty()) {
     auto next = waiting_.front();
     waiting_.pop();
+    if (trace_) trace_->change(trace_waiting_, TraceRecorder::ps(std::max(next.second, ready)), -1);
     admit(next.first, std::max(next.second, ready));
   }
 }

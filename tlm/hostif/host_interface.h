@@ -39,6 +39,8 @@
 
 namespace ufs {
 
+class TraceRecorder;
+
 struct HostInterfaceCounters {
   uint64_t commands = 0;           // COMMAND UPIUs received
   uint64_t responses = 0;          // RESPONSE UPIUs sent
@@ -63,6 +65,9 @@ class HostInterface : public sc_core::sc_module {
 
   const HostInterfaceParams& params() const { return params_; }
   void set_listener(HostInterfaceListener* listener) { listener_ = listener; }
+  // Observability (nullptr = off): the device command queue (admitted commands, and
+  // commands waiting for a slot) as waves and timeline counters.
+  void set_trace(TraceRecorder* trace);
 
   // Called by the firmware CPU; delay = offset from sc_time_stamp() at which it asks.
   // Sends READY TO TRANSFER for `bytes` at `data_offset` of the command's transfer; the
@@ -158,6 +163,8 @@ class HostInterface : public sc_core::sc_module {
   uint64_t engine_segments_ = 0;
   sc_core::sc_time engine_dma_free_;
   sc_core::sc_event engine_wake_;
+  TraceRecorder* trace_ = nullptr;
+  int trace_active_ = -1, trace_waiting_ = -1;
 };
 
 }  // namespace ufs

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include "common/trace_recorder.h"
 
 namespace ufs {
 
@@ -38,6 +39,35 @@ UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
   }
   latency_ = sc_time(params_.upiu_latency_ns, sc_core::SC_NS);
 }
+
+void UniproLink::set_trace(TraceRecorder* trace) {
+  trace_ = trace;
+  if (!trace_) return;
+  trace_track_[kHostToDevice] = trace_->track("UniPro link", "host -> device");
+  trace_track_[kDeviceToHost] = trace_->track("UniPro link", "device -> host");
+  trace_busy_[kHostToDevice] = trace_->wire(name(), "h2d_busy");
+  trace_busy_[kDeviceToHost] = trace_->wire(name(), "d2h_busy");
+}
+
+namespace {
+const char* upiu_name(UpiuType t) {
+  switch (t) {
+    case UpiuType::NopOut: return "NOP OUT";
+    case UpiuType::Command: return "COMMAND";
+    case UpiuType::DataOut: return "DATA OUT";
+    case UpiuType::TaskMgmtRequest: return "TASK MGMT REQUEST";
+    case UpiuType::QueryRequest: return "QUERY REQUEST";
+    case UpiuType::NopIn: return "NOP IN";
+    case UpiuType::Response: return "RESPONSE";
+    case UpiuType::DataIn: return "DATA IN";
+    case UpiuType::TaskMgmtResponse: return "TASK MGMT RESPONSE";
+    case UpiuType::ReadyToTransfer: return "READY TO TRANSFER";
+    case UpiuType::QueryResponse: return "QUERY RESPONSE";
+    case UpiuType::Reject: return "REJECT";
+  }
+  return "UPIU";
+}
+}  // namespace
 
 uint64_t UniproLink::message_framed_bytes(uint64_t message_bytes) const {
   const uint64_t frames = (message_bytes + params_.frame_payload_bytes - 1) / params_.frame_payload_bytes;
@@ -97,6 +127,13 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   d.stats.upiu_bytes += upiu_bytes;
   d.stats.wire_bytes += framed;
   d.stats.busy += duration;
+  if (trace_) {
+    trace_->busy(trace_busy_[dir], start, end);
+    TraceArgs a;
+    if (upiu) a.tag(upiu->task_tag).add("offset", upiu->data_offset).add("upius", upiu->segments());
+    a.add("bytes", upiu_bytes);
+    trace_->slice(trace_track_[dir], upiu ? upiu_name(upiu->type) : "message", start, end, a);
+  }
 
   sc_time arrival = end + latency_ - now;
   (dir == kHostToDevice ? device_out : host_out)->b_transport(trans, arrival);

@@ -26,6 +26,8 @@
 
 namespace ufs {
 
+class TraceRecorder;
+
 class UniproLink : public sc_core::sc_module {
  public:
   enum Direction : int { kHostToDevice = 0, kDeviceToHost = 1 };
@@ -45,6 +47,9 @@ class UniproLink : public sc_core::sc_module {
   UniproLink(sc_core::sc_module_name name, const LinkParams& params = LinkParams());
 
   const LinkParams& params() const { return params_; }
+  // Observability (nullptr = off): one timeline slice per UPIU serialisation (with its
+  // task tag) on a track per direction; a busy wire per direction in the waves.
+  void set_trace(TraceRecorder* trace);
 
   // Pure functions of the parameters (tests, reports, bandwidth estimates).
   // Bytes after UniPro framing of the UPIU(s) a Upiu stands for.
@@ -81,6 +86,9 @@ class UniproLink : public sc_core::sc_module {
 
   LinkParams params_;
   DirectionState dirs_[2];
+  TraceRecorder* trace_ = nullptr;
+  int trace_track_[2] = {-1, -1};
+  int trace_busy_[2] = {-1, -1};
   sc_core::sc_time latency_;
 };
 

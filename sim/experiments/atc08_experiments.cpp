@@ -1,0 +1,371 @@
+// Studies against Agrawal et al., "Design Tradeoffs for SSD Performance" (USENIX
+// ATC'08, seed 004) and the validation suite of the same team's DiskSim SSD model
+// (ssdmodel/valid/runvalid), on the preset agrawal-slc-2008.
+//
+// What is driven how:
+// - package reads and the DiskSim workloads go through the whole host path
+//   (`ufs-sim run` child processes, as every study);
+// - a page copy between packages and an intra-plane copy-back are flash-controller
+//   operations the host cannot ask for (the FTL issues copy-back only for GC, and a
+//   host read + write crosses the host link): they run on the flash demux alone
+//   (flash_pipeline_runner.h) in a forked process, with the preset's NAND and
+//   channel parameters.
+// - the DiskSim synthetic workloads are regenerated with DiskSim's synthgen rules
+//   (see write_synthgen_trace) into DiskSim ASCII traces in the run folder and
+//   replayed open loop with FUA writes (DiskSim's SSD has no write cache: a write
+//   completes when programmed).
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "config/config_tree.h"
+#include "experiments/experiment.h"
+#include "experiments/flash_pipeline_runner.h"
+
+namespace ufs {
+
+namespace {
+
+constexpr const char* kPreset = "agrawal-slc-2008";
+
+double op_value(const nlohmann::json& stats, const char* op, const char* key) {
+  return stats.at("ops").at(op).at(key).get<double>();
+}
+
+std::vector<std::string> preset_args(std::vector<std::string> sets) {
+  std::vector<std::string> a = {"--preset", kPreset};
+  for (auto& s : sets) {
+    a.push_back("--set");
+    a.push_back(std::move(s));
+  }
+  return a;
+}
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+// shared/ (traces, references) lives beside the repository; UFS_SHARED_DIR overrides.
+std::string shared_dir() {
+  if (const char* env = std::getenv("UFS_SHARED_DIR"); env && *env) return env;
+  return std::string(UFS_SOURCE_DIR) + "/../shared";
+}
+
+// ---------------------------------------------------------------------------
+// The preset's NAND and channel parameters, for the demux-only scenarios.
+
+struct FlashSetup {
+  FlashControllerParams fcc;
+  NandParams nand;
+};
+
+// Reads the preset through the config tree, so the demux-only runs use exactly
+// the parameters `ufs-sim run --preset agrawal-slc-2008` would.
+FlashSetup preset_flash(const std::vector<std::pair<std::string, std::string>>& sets) {
+  ConfigTree tree;
+  tree.load(kPreset);
+  for (const auto& kv : sets) tree.set(kv.first, kv.second);
+  FlashSetup s;
+  tree.bind_section("fcc", s.fcc);
+  tree.bind_section("nand", s.nand);
+  return s;
+}
+
+// Runs the scenario in a child process (SystemC elaborates once per process) and
+// returns its result through a pipe.
+FlashPipelineResult run_pipeline_in_child(const std::string& name, const FlashPipelineSpec& spec) {
+  std::fprintf(stderr, "  running %s (flash demux alone) ...\n", name.c_str());
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("experiment: cannot create a pipe");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("experiment: cannot start a simulation process");
+  if (pid == 0) {
+    close(fd[0]);
+    const FlashPipelineResult r = run_flash_pipeline(spec);
+    const ssize_t n = write(fd[1], &r, sizeof r);
+    _exit(n == ssize_t(sizeof r) ? 0 : 1);
+  }
+  close(fd[1]);
+  FlashPipelineResult r;
+  const ssize_t n = read(fd[0], &r, sizeof r);
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (n != ssize_t(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("experiment: flash scenario '" + name + "' failed");
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// 1. One package, page reads (seed: 8000 pages/s = 32 MB/s without interleaving,
+//    10000 pages/s = 40 MB/s with the two dies interleaved on the package's bus).
+
+// The paper's MB/s are 4 KB pages x pages/s / 1000.
+double pages_to_mb(double pages_per_s) { return pages_per_s * 4.0 / 1000.0; }
+
+std::vector<ExperimentRow> package_reads(const ExperimentContext& ctx) {
+  // One package on its own bus; 4 KiB sequential reads at QD32 over data written beforehand
+  // (the firmware stripes consecutive pages over the package's dies).
+  // Without interleaving only one operation is in flight in the package at a time:
+  // DiskSim's 'Number of parallel units = 1'. That is a package seen as a single die
+  // (same 8 planes of 2048 blocks), multi-plane off (preset).
+  const std::vector<std::string> work = {"--precondition-fill", "64m", "--workload",
+                                         "rw=read,bs=4k,iodepth=32,size=64m,count=20000"};
+  const auto serial = ctx.run("one_package_no_interleave",
+                              with(preset_args({"fcc.channels=1", "nand.dies_per_package=1",
+                                                "nand.planes_per_die=8"}),
+                                   work));
+  const auto inter = ctx.run("one_package_interleaved", with(preset_args({"fcc.channels=1"}), work));
+  const double s = op_value(serial, "read", "iops"), i = op_value(inter, "read", "iops");
+  // Cross-check on the demux alone (no host path): the same two rates.
+  FlashPipelineSpec spec;
+  {
+    const FlashSetup f = preset_flash({{"fcc.channels", "1"}, {"nand.dies_per_package", "1"},
+                                       {"nand.planes_per_die", "8"}});
+    spec.fcc = f.fcc;
+    spec.nand = f.nand;
+  }
+  spec.kind = FlashPipelineKind::Read;
+  spec.pages = 2000;
+  const FlashPipelineResult ds = run_pipeline_in_child("demux_no_interleave", spec);
+  {
+    const FlashSetup f = preset_flash({{"fcc.channels", "1"}});
+    spec.fcc = f.fcc;
+    spec.nand = f.nand;
+  }
+  const FlashPipelineResult di = run_pipeline_in_child("demux_interleaved", spec);
+  return {
+      {"page reads, no interleaving", "host QD32", 8000, s, "pages/s", 0.10},
+      {"page reads, dies interleaved", "host QD32", 10000, i, "pages/s", 0.10},
+      {"read bandwidth, no interleaving", "host QD32", 32, pages_to_mb(s), "MB/s", 0.10},
+      {"read bandwidth, interleaved", "host QD32", 40, pages_to_mb(i), "MB/s", 0.10},
+      {"page reads, no interleaving", "demux only", 8000, 1e6 / ds.us_per_page, "pages/s", 0.10},
+      {"page reads, dies interleaved", "demux only", 10000, 1e6 / di.us_per_page, "pages/s", 0.10},
+  };
+}
+
+// ---------------------------------------------------------------------------
+// 2. Page copy between two packages (seed: about 100 us per page with interleaving,
+//    although one program alone takes 200 us); copy-back inside a plane skips the bus.
+
+std::vector<ExperimentRow> page_copy(const ExperimentContext&) {
+  auto spec_for = [](FlashPipelineKind kind, const std::vector<std::pair<std::string, std::string>>& sets) {
+    const FlashSetup f = preset_flash(sets);
+    FlashPipelineSpec s;
+    s.fcc = f.fcc;
+    s.nand = f.nand;
+    s.kind = kind;
+    s.pages = 1024;
+    s.in_flight = 8;
+    return s;
+  };
+  const FlashPipelineResult inter =
+      run_pipeline_in_child("copy_interleaved", spec_for(FlashPipelineKind::Copy, {{"fcc.channels", "2"}}));
+  const FlashPipelineResult serial = run_pipeline_in_child(
+      "copy_no_interleave", spec_for(FlashPipelineKind::Copy, {{"fcc.channels", "2"},
+                                                               {"nand.dies_per_package", "1"},
+                                                               {"nand.planes_per_die", "8"},
+                                                               {"fcc.cache_program", "false"}}));
+  const FlashPipelineResult cb =
+      run_pipeline_in_child("copy_back_interleaved", spec_for(FlashPipelineKind::CopyBack, {{"fcc.channels", "1"}}));
+  const FlashPipelineResult cb1 = run_pipeline_in_child(
+      "copy_back_one_die", spec_for(FlashPipelineKind::CopyBack, {{"fcc.channels", "1"},
+                                                                  {"nand.dies_per_package", "1"},
+                                                                  {"nand.planes_per_die", "8"}}));
+  // Rows without a published figure are shape only (published 0).
+  return {
+      {"copy between 2 packages", "interleaved", 100, inter.us_per_page, "us/page", 0.10},
+      {"copy between 2 packages", "no interleave", 0, serial.us_per_page, "us/page", 0},
+      {"copy-back in a plane", "2 dies", 0, cb.us_per_page, "us/page", 0},
+      {"copy-back in a plane", "1 die", 0, cb1.us_per_page, "us/page", 0},
+      {"copy-back bus bytes", "per page", 0, cb.channel_bytes / cb.ops_completed, "B", 0},
+      {"inter-package copy bus bytes", "per page", 0, inter.channel_bytes / inter.ops_completed, "B", 0},
+  };
+}
+
+// ---------------------------------------------------------------------------
+// 3. DiskSim SSD validation (ssdmodel/valid/runvalid): 250K-request synthetic
+//    workloads and the IOzone trace, mean SSD response time.
+
+// drand48: the generator DiskSim's synthgen draws from (48-bit LCG).
+class Drand48 {
+ public:
+  explicit Drand48(uint32_t seed) : x_((uint64_t(seed) << 16) | 0x330E) {}
+  double next() {
+    x_ = (0x5DEECE66DULL * x_ + 0xB) & ((1ULL << 48) - 1);
+    return double(x_) / double(1ULL << 48);
+  }
+
+ private:
+  uint64_t x_;
+};
+
+// The runvalid synthetic workloads (ssd-{sr,rr,sw,rw}250k.parv): one generator,
+// 'Storage capacity per device = 7018904' sectors, 'Blocking factor = 8',
+// inter-arrival uniform(0, 1) ms (general and sequential), sizes exponential with
+// mean 8 sectors rounded up to the blocking factor (zero redrawn: 1 page with
+// p = 1 - 1/e, 2 with p(1-p), ...), probability of sequential access 1 or 0.
+// synthio_generatenextio: a sequential request starts where the previous ended and
+// keeps its size; when it would run off the end a random request is drawn instead.
+// Sizes of the sequential runs: DiskSim's stream keeps the first request's size and
+// its published 0.132/0.310 ms are one 4 KiB page (25 + 102.4 us, 200 + 102.4 us
+// plus transfers), so the sequential streams start with one page.
+void write_synthgen_trace(const std::string& path, bool sequential, bool read, uint32_t requests, uint32_t seed) {
+  constexpr int64_t kSectors = 7018904, kBlocking = 8;
+  const int64_t blks = kSectors / kBlocking;  // 877363 pages
+  Drand48 rng(seed);
+  auto size_pages = [&] {
+    for (;;) {
+      const int64_t x = int64_t(-8.0 * std::log(rng.next()));
+      const int64_t b = (x + kBlocking - 1) / kBlocking;
+      if (b > 0) return b;
+    }
+  };
+  auto random_request = [&](int64_t& blk, int64_t& cnt) {
+    do {
+      blk = int64_t(rng.next() * double(blks));
+      cnt = size_pages();
+    } while (blk + cnt >= blks);
+  };
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("experiment: cannot write " + path);
+  double t = 0;
+  int64_t blk = 0, cnt = 1;
+  random_request(blk, cnt);
+  if (sequential) cnt = 1;
+  char line[96];
+  for (uint32_t i = 0; i < requests; ++i) {
+    if (i > 0) {
+      t += rng.next();  // uniform(0, 1) ms
+      if (sequential && blk + 2 * cnt < blks) blk += cnt;
+      else random_request(blk, cnt);
+    }
+    std::snprintf(line, sizeof line, "%.6f 0 %lld %lld %d\n", t, (long long)(blk * kBlocking),
+                  (long long)(cnt * kBlocking), read ? 1 : 0);
+    out << line;
+  }
+}
+
+std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
+  uint32_t requests = 250000;  // as runvalid; UFS_DISKSIM_REQUESTS shortens a trial run
+  if (const char* env = std::getenv("UFS_DISKSIM_REQUESTS")) requests = uint32_t(std::max(1000L, std::atol(env)));
+  // DiskSim's parv: 'Number of parallel units = 1' (one operation at a time per package:
+  // a single-die view of the package, 8 planes of 2048 blocks) and no write cache
+  // (FUA writes; no cache program either: DiskSim serialises transfer and program on an
+  // element). The synthetic workloads span the first 7018904 sectors, written beforehand
+  // (DiskSim starts with every logical page mapped).
+  const std::vector<std::string> parv =
+      preset_args({"nand.dies_per_package=1", "nand.planes_per_die=8", "fcc.cache_program=false"});
+  struct Synth {
+    const char* name;
+    const char* label;
+    bool sequential, read;
+    double published_ms;
+  };
+  const Synth synth[] = {{"ssd-sr250k", "sequential read", true, true, 0.132},
+                         {"ssd-rr250k", "random read", false, true, 0.136},
+                         {"ssd-sw250k", "sequential write", true, false, 0.310},
+                         {"ssd-rw250k", "random write", false, false, 0.329}};
+  std::vector<ExperimentRow> rows;
+  uint64_t exported_blocks = 0;
+  for (const Synth& s : synth) {
+    const std::string trace = ctx.out_dir() + "/" + s.name + ".trace";
+    write_synthgen_trace(trace, s.sequential, s.read, requests, 42);
+    const auto st = ctx.run(s.name, with(parv, {"--precondition-fill", "3593678848", "--workload",
+                                                "trace:disksim:" + trace + ",fua=1,qd=256"}));
+    exported_blocks = st.at("ftl").at("logical_blocks").get<uint64_t>();
+    rows.push_back({s.label, std::to_string(requests / 1000) + "K synthgen", s.published_ms * 1000,
+                    op_value(st, s.read ? "read" : "write", "mean"), "us", 0.15});
+  }
+  const std::string iozone = shared_dir() + "/traces/ssd-iozone-aligned2-100K.trace";
+  if (access(iozone.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "  %s not found (set UFS_SHARED_DIR): IOzone row left out\n", iozone.c_str());
+    return rows;
+  }
+  // DiskSim starts with every logical page mapped: fill the whole exported space first.
+  const auto io = ctx.run("ssd-iozone", with(parv, {"--precondition-fill", std::to_string(exported_blocks * 4096),
+                                                     "--workload",
+                                                     "trace:disksim:" + iozone + ",fua=1,qd=256"}));
+  rows.push_back({"IOzone trace", "100K writes", 6.394276 * 1000, op_value(io, "write", "mean"), "us", 0.25});
+  return rows;
+}
+
+// ---------------------------------------------------------------------------
+// 6. Ganging with shared control: synchronous (the gang is one wide package with a
+//    gang_size x 4 KiB logical page) vs asynchronous (each package allocates and
+//    cleans on its own; shared control lines cost only command cycles, 0.2% of a page
+//    transfer here, so independent packages stand for it). Seed: synchronous ganging
+//    performs worse overall, since its larger logical page limits the operations a
+//    gang can run at once.
+
+std::vector<ExperimentRow> ganging(const ExperimentContext& ctx) {
+  // The 8 packages as one 8-gang on one control bus.
+  const std::vector<std::string> async = preset_args({});
+  const std::vector<std::string> sync =
+      preset_args({"fcc.channels=1", "fcc.ways_per_channel=8", "fcc.gang_mode=shared_control", "fcc.gang_size=8"});
+  struct Load {
+    const char* name;
+    const char* label;
+    const char* op;
+    std::string workload;
+    bool random_read;  // the ordering check: operations a gang can run at once
+  };
+  const Load loads[] = {
+      {"rand_read_4k", "4K rand read QD8", "read", "rw=randread,bs=4k,iodepth=8,size=1g,count=20000", true},
+      {"rand_read_4_64k", "4-64K rand read QD8", "read", "rw=randread,bsrange=4k-64k,iodepth=8,size=1g,count=10000",
+       true},
+      {"rand_write_4k", "4K rand write QD8", "write", "rw=randwrite,bs=4k,iodepth=8,size=1g,count=20000,fua=1", false},
+      {"seq_read_256k", "256K seq read QD1", "read", "rw=read,bs=256k,iodepth=1,size=1g,count=2000", false},
+  };
+  std::vector<ExperimentRow> rows;
+  bool reads_slower = true, writes_slower = true;
+  for (const Load& l : loads) {
+    const std::vector<std::string> w = {"--precondition-fill", "1g", "--workload", l.workload};
+    const double a = op_value(ctx.run(std::string("async_") + l.name, with(async, w)), l.op, "mean");
+    const double s = op_value(ctx.run(std::string("sync_") + l.name, with(sync, w)), l.op, "mean");
+    rows.push_back({std::string("async gang (") + l.op + ")", l.label, 0, a, "us", 0});
+    rows.push_back({std::string("sync gang (") + l.op + ")", l.label, 0, s, "us", 0});
+    if (l.random_read && !(s > a)) reads_slower = false;
+    if (std::string(l.op) == "write" && !(s > a)) writes_slower = false;
+  }
+  // The seed's ordering: synchronous ganging worse than asynchronous. On random reads the
+  // gang is one unit against 16 independent dies. On writes the seed's penalty comes from
+  // the gang-sized logical page (read-modify-write of 32 KiB): our FTL maps 4 KiB sectors
+  // and packs eight writes into one gang page, so that half needs the logical page size of
+  // issue item 4 and is shown, not judged.
+  rows.push_back({"sync slower: random reads", "yes=1", 1, reads_slower ? 1.0 : 0.0, "flag", 0.01});
+  rows.push_back({"sync slower: random writes", "yes=1 (needs item 4)", 1, writes_slower ? 1.0 : 0.0, "flag", 0});
+  return rows;
+}
+
+}  // namespace
+
+std::vector<Experiment> make_atc08_experiments() {
+  const std::string paper = "Agrawal et al., Design Tradeoffs for SSD Performance, USENIX ATC'08 (seed 004)";
+  return {
+      Experiment{"atc08-package-reads", paper,
+                 "one SLC package (2 dies on one 40 MB/s bus): 4 KiB page reads without and with die interleaving",
+                 package_reads},
+      Experiment{"atc08-page-copy", paper,
+                 "page copy between two packages (read on one, program on the other) with and without die "
+                 "interleaving; intra-plane copy-back, which keeps the data off the serial bus",
+                 page_copy},
+      Experiment{"disksim-validation",
+                 "DiskSim 4.0 SSD model validation suite (ssdmodel/valid/runvalid, same authors): mean SSD "
+                 "response times",
+                 "the four 250K-request synthgen workloads and the IOzone trace on the ssd-iozone.parv SSD",
+                 disksim_validation},
+      Experiment{"atc08-ganging", paper,
+                 "8 packages ganged with shared control: synchronous (32 KiB gang page) vs asynchronous "
+                 "(independent packages); the seed says synchronous is worse overall",
+                 ganging},
+  };
+}
+
+}  // namespace ufs
