@@ -1,8 +1,11 @@
 // A time-ordered queue of items delivered to a handler at their due time, with
 // a single sc_event behind it. Models use it instead of one thread or event per
 // outstanding item: an idle queue costs nothing, a busy one one wake-up per due time.
+// Items live in a slab and the heap orders small (time, seq, index) records, so
+// large items are not moved around by the heap.
 #pragma once
 #include <systemc>
+#include <cstdint>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -26,8 +29,20 @@ class TimedQueue : public sc_core::sc_module {
   void push(const sc_core::sc_time& at, T item) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time due = at < now ? now : at;
-    heap_.push(Entry{due, seq_++, std::move(item)});
-    wake_.notify(due - now);  // an earlier pending notification wins, as SystemC defines
+    uint32_t index;
+    if (free_.empty()) {
+      index = static_cast<uint32_t>(items_.size());
+      items_.push_back(std::move(item));
+    } else {
+      index = free_.back();
+      free_.pop_back();
+      items_[index] = std::move(item);
+    }
+    heap_.push(Entry{due, seq_++, index});
+    // Re-arm only when this item is due before the wake-up already set (and not while
+    // dispatching, which re-arms at its end): a notification per push would pile
+    // cancelled entries into the kernel's own queue.
+    if (!dispatching_ && (!armed_ || due < armed_at_)) arm(due, now);
   }
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
@@ -36,22 +51,38 @@ class TimedQueue : public sc_core::sc_module {
   struct Entry {
     sc_core::sc_time at;
     uint64_t seq;  // FIFO among equal times keeps runs deterministic
-    T item;
+    uint32_t index;
     bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
+  void arm(const sc_core::sc_time& due, const sc_core::sc_time& now) {
+    armed_ = true;
+    armed_at_ = due;
+    wake_.notify(due - now);
+  }
   void dispatch() {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
+    armed_ = false;
+    dispatching_ = true;
     while (!heap_.empty() && heap_.top().at <= now) {
-      T item = std::move(const_cast<Entry&>(heap_.top()).item);
+      const uint32_t index = heap_.top().index;
       heap_.pop();
-      handler_(item);
+      T item = std::move(items_[index]);
+      free_.push_back(index);
+      handler_(item);  // may push more, due now or later
     }
-    if (!heap_.empty()) wake_.notify(heap_.top().at - now);
+    dispatching_ = false;
+    if (!heap_.empty()) arm(heap_.top().at, now);
   }
+
   Handler handler_;
   sc_core::sc_event wake_;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  std::vector<T> items_;
+  std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
+  bool armed_ = false;          // wake_ has a pending notification ...
+  sc_core::sc_time armed_at_;   // ... for this time
+  bool dispatching_ = false;
 };
 
 }  // namespace ufs

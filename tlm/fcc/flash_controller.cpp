@@ -21,8 +21,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
       dma("dma"),
       params_(params),
       nand_params_(nand),
-      events_("events", [](void* self, Event& e) { static_cast<FlashController*>(self)->on_event(e); },
-              this) {
+      events_("events", [this](Event& e) { on_event(e); }) {
   std::string err = params.validate();
   if (err.empty()) err = nand.validate();
   if (!err.empty()) SC_REPORT_ERROR(this->name(), err.c_str());

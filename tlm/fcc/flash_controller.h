@@ -4,7 +4,7 @@
 // data to and from the data buffer over `dma`, and reports each completion.
 //
 // Speed: no thread per die or op. All timing is booked ahead on per-die and
-// per-channel calendars and one FlashEventQueue (one sc_event) delivers the moments
+// per-channel calendars and one TimedQueue (one sc_event) delivers the moments
 // something must happen: a read costs a wake-up at its tR end and one at its
 // completion (plus one at its data-out end only if another op waits for the die);
 // a program or erase costs one. Op records live in a pool reused across ops.
@@ -28,7 +28,7 @@
 #include <memory>
 #include <vector>
 #include "fcc/flash_channel.h"
-#include "fcc/flash_event_queue.h"
+#include "common/timed_queue.h"
 #include "fcc/flash_controller_params.h"
 #include "hal/flash_types.h"
 #include "nand/nand_package.h"
@@ -192,7 +192,7 @@ class FlashController : public sc_core::sc_module {
   std::vector<std::unique_ptr<OpSlot>> slots_;
   std::vector<uint32_t> free_slots_;
   std::vector<uint32_t> finishing_;
-  FlashEventQueue<Event> events_;
+  TimedQueue<Event> events_;
   tlm::tlm_generic_payload payload_;
   sc_core::sc_time t_cmd_, t_ecc_, t_cache_;
   std::vector<sc_core::sc_time> xfer_table_;
