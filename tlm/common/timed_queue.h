@@ -46,6 +46,8 @@ class TimedQueue : public sc_core::sc_module {
   }
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
+  // True when an item is due at or before `t` (delivered or not yet).
+  bool due_by(const sc_core::sc_time& t) const { return !heap_.empty() && heap_.top().at <= t; }
 
  private:
   struct Entry {

@@ -34,6 +34,7 @@ void FirmwareCpu::dispatch(Event& e) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time start = busy_until_ > now ? busy_until_ : now;
   clock_ = start;
+  in_handler_ = true;
   charge_cycles(params_.interrupt_cycles);
   ++events_;
   if (trace_) trace_tag_ = e.kind == EventKind::Command ? e.command.tag
@@ -50,7 +51,16 @@ void FirmwareCpu::dispatch(Event& e) {
   }
   busy_ += clock_ - start;
   busy_until_ = clock_;
+  in_handler_ = false;
   if (trace_) trace_step(e, start);
+}
+
+// An interrupt raised now: an idle core with nothing older waiting takes it at once
+// (the same time it would get from the queue, without a kernel wake-up); otherwise it queues.
+void FirmwareCpu::post_now(Event& e) {
+  const sc_time now = sc_core::sc_time_stamp();
+  if (!in_handler_ && busy_until_ <= now && !queue_.due_by(now)) dispatch(e);
+  else queue_.push(now, e);
 }
 
 uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
@@ -139,7 +149,7 @@ void FirmwareCpu::crypto_done(const HpbCryptoResult& result) {
   Event e;
   e.kind = EventKind::Crypto;
   e.crypto = result;
-  queue_.push(sc_core::sc_time_stamp(), e);
+  post_now(e);
 }
 
 void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {
@@ -169,7 +179,7 @@ void FirmwareCpu::flash_complete(const FlashCompletion& c) {
   Event e;
   e.kind = EventKind::Flash;
   e.flash = c;
-  queue_.push(sc_core::sc_time_stamp(), e);
+  post_now(e);
 }
 
 // ---- observability

@@ -77,6 +77,7 @@ class FirmwareCpu : public sc_core::sc_module,
     HpbCryptoResult crypto;
   };
   void power_on();  // reset released: the firmware's first event
+  void post_now(Event& e);
   void dispatch(Event& e);
   sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
@@ -89,6 +90,7 @@ class FirmwareCpu : public sc_core::sc_module,
   FlashController* fcc_ = nullptr;
   HpbCryptoEngine* crypto_ = nullptr;
   uint64_t rng_state_;
+  bool in_handler_ = false;
   sc_core::sc_time clock_;       // time inside the running handler
   sc_core::sc_time busy_until_;  // when the core finishes its current work
   sc_core::sc_time busy_;
