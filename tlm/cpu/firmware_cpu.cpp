@@ -55,12 +55,18 @@ void FirmwareCpu::dispatch(Event& e) {
   if (trace_) trace_step(e, start);
 }
 
+// A busy core cannot take an event before it is free: queueing it for then lets one
+// kernel wake-up serve every event that piled up meanwhile (in arrival order).
+void FirmwareCpu::enqueue(const sc_time& at, Event& e) {
+  queue_.push(at > busy_until_ ? at : busy_until_, e);
+}
+
 // An interrupt raised now: an idle core with nothing older waiting takes it at once
 // (the same time it would get from the queue, without a kernel wake-up); otherwise it queues.
 void FirmwareCpu::post_now(Event& e) {
   const sc_time now = sc_core::sc_time_stamp();
   if (!in_handler_ && busy_until_ <= now && !queue_.due_by(now)) dispatch(e);
-  else queue_.push(now, e);
+  else enqueue(now, e);
 }
 
 uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
@@ -156,7 +162,7 @@ void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {
   Event e;
   e.kind = EventKind::Command;
   e.command = cmd;
-  queue_.push(at, e);
+  enqueue(at, e);
 }
 
 void FirmwareCpu::data_out_done(uint8_t tag, uint64_t token, const sc_time& at) {
@@ -164,7 +170,7 @@ void FirmwareCpu::data_out_done(uint8_t tag, uint64_t token, const sc_time& at) 
   e.kind = EventKind::DataOut;
   e.tag = tag;
   e.token = token;
-  queue_.push(at, e);
+  enqueue(at, e);
 }
 
 void FirmwareCpu::data_in_done(uint8_t tag, uint64_t token, const sc_time& at) {
@@ -172,7 +178,7 @@ void FirmwareCpu::data_in_done(uint8_t tag, uint64_t token, const sc_time& at) {
   e.kind = EventKind::DataIn;
   e.tag = tag;
   e.token = token;
-  queue_.push(at, e);
+  enqueue(at, e);
 }
 
 void FirmwareCpu::flash_complete(const FlashCompletion& c) {

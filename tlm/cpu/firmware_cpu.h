@@ -78,6 +78,7 @@ class FirmwareCpu : public sc_core::sc_module,
   };
   void power_on();  // reset released: the firmware's first event
   void post_now(Event& e);
+  void enqueue(const sc_core::sc_time& at, Event& e);
   void dispatch(Event& e);
   sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
