@@ -574,7 +574,7 @@ bool FlashController::try_suspend(uint32_t die) {
     trace_->change(die_state_[die], n, -code);
   }
   UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase suspended for a read, "
-                                     << d.suspend_left.to_string() << " left");
+                                     << d.suspend_left.to_seconds() * 1e6 << " us of array time left");
   ++d.generation;
   d.suspended.swap(d.active);
   d.active.clear();
@@ -597,7 +597,7 @@ void FlashController::resume(uint32_t die) {
     trace_array(die, d.array_start, d.array_end);
     d.trace_resumed = true;
   }
-  UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase resumed");
+  UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase resumes at " << start.to_seconds() * 1e6 << " us");
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 
