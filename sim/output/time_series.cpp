@@ -13,9 +13,22 @@ TimeSeries::TimeSeries(uint64_t interval_ps) : interval_ps_(interval_ps) {
 void TimeSeries::record(OpClass op, uint64_t complete_ps, uint64_t bytes, uint64_t latency_ps) {
   // Intervals are (start, end]: a completion exactly at 10 ms counts in the row labelled 0.010 s,
   // so a run ending on an interval boundary gets no empty trailing interval.
-  const size_t index = static_cast<size_t>(complete_ps == 0 ? 0 : (complete_ps - 1) / interval_ps_);
-  if (index >= bins_.size()) bins_.resize(index + 1);
-  Bin& bin = bins_[index];
+  const uint64_t index = complete_ps == 0 ? 0 : (complete_ps - 1) / interval_ps_;
+  // Completions arrive nearly in time order: the newest interval is the usual case.
+  if (bins_.empty() || bins_.back().index < index) {
+    bins_.emplace_back();
+    bins_.back().index = index;
+  }
+  auto it = bins_.end() - 1;
+  if (it->index != index) {
+    it = std::lower_bound(bins_.begin(), bins_.end(), index,
+                          [](const Bin& b, uint64_t i) { return b.index < i; });
+    if (it->index != index) {
+      it = bins_.insert(it, Bin{});
+      it->index = index;
+    }
+  }
+  Bin& bin = *it;
   const int k = op == OpClass::Read ? 0 : 1;
   ++bin.count[k];
   bin.bytes[k] += bytes;
@@ -24,13 +37,25 @@ void TimeSeries::record(OpClass op, uint64_t complete_ps, uint64_t bytes, uint64
 
 std::vector<TimeSeries::Row> TimeSeries::rows(uint64_t end_ps) const {
   std::vector<Row> out;
-  out.reserve(bins_.size());
-  for (size_t i = 0; i < bins_.size(); ++i) {
+  out.reserve(bins_.size() * 3);
+  const auto empty_row = [&](uint64_t i) {
+    Row r;
+    r.time_s = static_cast<double>((i + 1) * interval_ps_) * 1e-12;
+    out.push_back(r);
+  };
+  uint64_t next = 0;  // first interval not yet written
+  for (size_t k = 0; k < bins_.size(); ++k) {
+    const Bin& b = bins_[k];
+    const uint64_t i = b.index;
+    if (i > next) {  // a run of empty intervals [next, i)
+      empty_row(next);
+      if (i - 1 > next) empty_row(i - 1);
+    }
+    next = i + 1;
     const uint64_t start = i * interval_ps_;
     uint64_t end = start + interval_ps_;
-    if (i + 1 == bins_.size() && end_ps > start && end_ps < end) end = end_ps;  // partial last interval
+    if (k + 1 == bins_.size() && end_ps > start && end_ps < end) end = end_ps;  // partial last interval
     const double seconds = static_cast<double>(end - start) * 1e-12;
-    const Bin& b = bins_[i];
     Row r;
     r.time_s = static_cast<double>(end) * 1e-12;
     r.reads = b.count[0];

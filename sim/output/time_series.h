@@ -1,12 +1,15 @@
 // Throughput and mean latency per fixed interval of simulated time, for the
 // "throughput over time" plot (GC stalls, write-cache flushes and SLC-cache
 // exhaustion show up here, not in the run's averages). Completions are binned by
-// completion time; an interval costs 6 counters, grown on demand.
+// completion time. Only intervals with completions are stored (a trace with
+// hours of idle time between bursts costs nothing for its gaps).
 // CSV columns (the plot reads these names):
 //   time_s, read_iops, write_iops, read_mbps, write_mbps, mean_read_lat_us, mean_write_lat_us
 // Interval i covers simulated time (i*interval, (i+1)*interval] (the first also holds t=0);
 // time_s is the END of the interval; MB/s are decimal (1e6 bytes/s); a mean latency
-// is empty when the interval had no completion of that kind.
+// is empty when the interval had no completion of that kind. A run of empty
+// intervals is written as two zero rows (its first and its last interval), so a
+// plot draws the gap flat at zero without one row per empty interval.
 #pragma once
 #include <cstdint>
 #include <ostream>
@@ -41,22 +44,25 @@ class TimeSeries {
   void record(OpClass op, uint64_t complete_ps, uint64_t bytes, uint64_t latency_ps);
 
   uint64_t interval_ps() const { return interval_ps_; }
-  size_t interval_count() const { return bins_.size(); }
+  // Intervals from time 0 up to the last completion (empty ones included).
+  size_t interval_count() const { return bins_.empty() ? 0 : size_t(bins_.back().index + 1); }
 
-  // One row per interval from time 0 up to the last completion. When end_ps falls
+  // One row per interval with completions, and the first and last interval of each
+  // run of empty ones (from time 0 up to the last completion). When end_ps falls
   // inside the last interval, that interval's rates use its actual length.
   std::vector<Row> rows(uint64_t end_ps = 0) const;
   void write_csv(std::ostream& out, uint64_t end_ps = 0) const;
 
  private:
   struct Bin {
+    uint64_t index = 0;  // interval number
     uint64_t count[2] = {0, 0};
     uint64_t bytes[2] = {0, 0};
     long double latency_ps[2] = {0, 0};
   };
 
   uint64_t interval_ps_;
-  std::vector<Bin> bins_;
+  std::vector<Bin> bins_;  // non-empty intervals, ascending index
 };
 
 }  // namespace ufs

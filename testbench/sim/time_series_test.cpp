@@ -69,3 +69,22 @@ TEST_CASE("time series: CSV header and empty latency cells", "[timeseries]") {
   CHECK_FALSE(std::getline(in, extra));
   CHECK_THROWS(TimeSeries(0));
 }
+
+TEST_CASE("time series: a long idle gap costs two zero rows, not one per interval", "[timeseries]") {
+  TimeSeries ts(10 * kMs);
+  ts.record(TimeSeries::OpClass::Read, 5 * kMs, 4096, 1);              // interval 0
+  ts.record(TimeSeries::OpClass::Read, 3600'000 * kMs + 5 * kMs, 4096, 1);  // an hour later
+  ts.record(TimeSeries::OpClass::Write, 15 * kMs, 4096, 1);            // late arrival, interval 1
+  REQUIRE(ts.interval_count() == 360'001);
+  const auto rows = ts.rows();
+  REQUIRE(rows.size() == 5);  // 0, 1, first empty (2), last empty (359'999), then 360'000
+  CHECK(rows[1].writes == 1);
+  CHECK(rows[2].time_s == Approx(0.030));
+  CHECK(rows[2].reads + rows[2].writes == 0);
+  CHECK(rows[3].time_s == Approx(3600.0));
+  CHECK(rows[3].read_iops == 0.0);
+  CHECK(rows[4].reads == 1);
+  std::ostringstream out;
+  ts.write_csv(out);
+  CHECK(out.str().find("3600.01,100,0") != std::string::npos);
+}
