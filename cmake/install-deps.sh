@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it names the packages to install.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libsystemc-dev verilator
-          catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev python3 python3-matplotlib)
+          catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev python3 python3-matplotlib
+          gtkwave)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
