@@ -15,17 +15,18 @@ Run folder inputs
                          <op> is lowercase: read, write, (flush, unmap, ...).
   timeseries.csv         columns: time_s,read_iops,write_iops,read_mbps,write_mbps,
                                   mean_read_lat_us,mean_write_lat_us
-                         one row per interval; time_s = END of the interval (simulated s);
+                         one row per interval with completions, plus the first and last
+                         interval of each idle run (zeros); time_s = END of the interval (simulated s);
                          MB/s decimal (1e6 B/s); an empty mean latency = no completions.
   stats.json             keys read here:
-                           run.preset, run.workload       (strings, plot titles)
+                           preset, workload               (strings, plot titles)
                            utilisation.die_busy[]         busy fraction 0..1 per die, index =
                                                           channel * dies_per_channel + die
                            utilisation.channel_busy[]     busy fraction 0..1 per channel
                            utilisation.dies_per_channel   int (colours dies by channel)
                            utilisation.<name>             any other number 0..1 (cpu_busy,
-                                                          link_up_busy, bus_busy, crypto_busy...)
-                           latency_us.<op>.{p50,p99,p99_9}  (marked on the CDF when present)
+                                                          link_host_to_device, ...)
+                           ops.<op>.{p50,p99,p99_9}       (us; marked on the CDF when present)
 Run folder outputs
   latency_cdf.png        CDF and tail (1 - fraction, log) per op
   throughput.png         IOPS, MB/s and mean latency over simulated time
@@ -91,8 +92,9 @@ def note(message):
 
 
 def run_title(stats):
-    run = stats.get("run", {}) if isinstance(stats, dict) else {}
-    parts = [str(run[k]) for k in ("preset", "workload") if k in run]
+    if not isinstance(stats, dict):
+        return ""
+    parts = [str(stats[k]) for k in ("preset", "workload") if k in stats]
     return " | ".join(parts)
 
 
@@ -117,7 +119,7 @@ def plot_latency_cdf(plt, run_dir, out_dir, stats):
         tail = [(x, 1.0 - y) for x, y in zip(xs, ys) if 1.0 - y > 0]
         if tail:
             ax_tail.step([t[0] for t in tail], [t[1] for t in tail], where="post", color=line.get_color(), label=op)
-        summary = stats.get("latency_us", {}).get(op, {}) if isinstance(stats, dict) else {}
+        summary = stats.get("ops", {}).get(op, {}) if isinstance(stats, dict) else {}
         for key, frac in (("p50", 0.5), ("p99", 0.99), ("p99_9", 0.999)):
             if isinstance(summary.get(key), (int, float)):
                 ax_cdf.plot([summary[key]], [frac], "o", color=line.get_color(), markersize=4)
@@ -176,7 +178,7 @@ def plot_utilisation(plt, run_dir, out_dir, stats):
     dies = [v for v in util.get("die_busy", []) if isinstance(v, (int, float))]
     channels = [v for v in util.get("channel_busy", []) if isinstance(v, (int, float))]
     blocks = {k: v for k, v in util.items()
-              if k not in ("die_busy", "channel_busy", "dies_per_channel")
+              if k not in ("die_busy", "channel_busy", "die_idle", "channel_idle", "dies_per_channel")
               and isinstance(v, (int, float)) and not isinstance(v, bool)}
     panels = [p for p in (("dies", dies), ("channels", channels), ("blocks", blocks)) if p[1]]
     if not panels:

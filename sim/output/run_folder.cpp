@@ -116,18 +116,19 @@ void flatten_scalars(const json& node, const std::string& prefix, std::ostringst
 
 std::string RunFolder::format_summary(const json& stats) {
   std::ostringstream out;
-  if (const json* run = find(stats, "run")) {
-    out << "run:";
-    for (const auto& item : run->items()) out << ' ' << item.key() << '=' << number(item.value(), 6);
-    out << '\n';
+  // First line: what ran and how fast the simulator was.
+  static const char* const heading[] = {"preset", "workload", "requests", "errors", "iops", "simulated_seconds",
+                                        "wall_seconds", "simulated_ios_per_wall_second", "peak_rss_mib"};
+  bool any = false;
+  for (const char* k : heading) {
+    if (const json* v = find(stats, k)) {
+      out << (any ? " " : "run: ") << k << '=' << number(*v, 6);
+      any = true;
+    }
   }
-  if (const json* tp = find(stats, "throughput")) {
-    out << "throughput:";
-    for (const auto& item : tp->items()) out << ' ' << item.key() << '=' << number(item.value(), 6);
-    out << '\n';
-  }
-  if (const json* lat = find(stats, "latency_us"); lat != nullptr && lat->is_object() && !lat->empty()) {
-    static const char* const columns[] = {"count", "mean", "min", "p50", "p90", "p99", "p99_9", "p99_99", "max"};
+  if (any) out << '\n';
+  if (const json* lat = find(stats, "ops"); lat != nullptr && lat->is_object() && !lat->empty()) {
+    static const char* const columns[] = {"count", "iops", "mb_per_s", "mean", "min", "p50", "p90", "p99", "p99_9", "p99_99", "max"};
     out << "latency (us):\n  " << std::left << std::setw(8) << "op";
     for (const char* c : columns) out << std::right << std::setw(11) << c;
     out << '\n';
@@ -143,6 +144,7 @@ std::string RunFolder::format_summary(const json& stats) {
   if (const json* util = find(stats, "utilisation"); util != nullptr && util->is_object()) {
     out << "utilisation:\n";
     for (const auto& item : util->items()) {
+      if (item.key() == "die_idle" || item.key() == "channel_idle") continue;  // 1 - busy
       if (item.value().is_array())
         out << "  " << item.key() << ": " << busy_list(item.value()) << '\n';
       else if (item.value().is_number_float())
@@ -154,7 +156,10 @@ std::string RunFolder::format_summary(const json& stats) {
   std::ostringstream rest;
   for (const auto& item : stats.items()) {
     const std::string& k = item.key();
-    if (k == "run" || k == "throughput" || k == "latency_us" || k == "utilisation") continue;
+    // Per-stream summaries can number hundreds (trace process names): stats.json has them.
+    if (k == "ops" || k == "utilisation" || k == "streams" ||
+        std::find(std::begin(heading), std::end(heading), k) != std::end(heading))
+      continue;
     flatten_scalars(item.value(), k, rest);
   }
   if (!rest.str().empty()) out << "other:\n" << rest.str();

@@ -80,13 +80,23 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   // Utilisation: busy fractions over the whole simulated time (busy + idle = 1).
   const double whole = sc_core::sc_time_stamp().to_seconds();
   const FlashGeometry g = p.geometry();
-  json die_busy = json::array(), channel_busy = json::array();
-  for (uint32_t d = 0; d < g.dies(); ++d) die_busy.push_back(whole > 0 ? seconds(p.fcc.die_busy_time(d)) / whole : 0.0);
-  for (uint32_t c = 0; c < g.channels; ++c)
-    channel_busy.push_back(whole > 0 ? seconds(p.fcc.channel_busy_time(c)) / whole : 0.0);
+  json die_busy = json::array(), die_idle = json::array(), channel_busy = json::array(), channel_idle = json::array();
+  for (uint32_t d = 0; d < g.dies(); ++d) {
+    const double busy = whole > 0 ? seconds(p.fcc.die_busy_time(d)) / whole : 0.0;
+    die_busy.push_back(busy);
+    die_idle.push_back(1.0 - busy);
+  }
+  for (uint32_t c = 0; c < g.channels; ++c) {
+    const double busy = whole > 0 ? seconds(p.fcc.channel_busy_time(c)) / whole : 0.0;
+    channel_busy.push_back(busy);
+    channel_idle.push_back(1.0 - busy);
+  }
   json util;
   util["die_busy"] = die_busy;
+  util["die_idle"] = die_idle;
   util["channel_busy"] = channel_busy;
+  util["channel_idle"] = channel_idle;
+  util["dies_per_channel"] = g.dies() / g.channels;
   util["cpu_busy"] = whole > 0 ? seconds(p.cpu.busy_time()) / whole : 0.0;
   util["link_host_to_device"] = whole > 0 ? seconds(p.link.stats(UniproLink::kHostToDevice).busy) / whole : 0.0;
   util["link_device_to_host"] = whole > 0 ? seconds(p.link.stats(UniproLink::kDeviceToHost).busy) / whole : 0.0;

@@ -48,10 +48,11 @@ nlohmann::json sample_stats() {
   LatencyHistogram read;
   for (uint64_t v = 1; v <= 1000; ++v) read.record(v * 100'000);  // 0.1..100 us in ps
   return nlohmann::json{
-      {"run", {{"preset", "ufs31"}, {"workload", "randread"}, {"sim_time_s", 0.5}, {"requests", 1000}}},
-      {"throughput", {{"read_iops", 2000.0}, {"read_mbps", 8.192}}},
-      {"latency_us", {{"read", read.summary_json(1e-6)}}},
-      {"utilisation", {{"die_busy", {0.5, 0.25, 0.75, 1.0}}, {"channel_busy", {0.4, 0.6}}, {"dies_per_channel", 2}, {"cpu_busy", 0.3}}},
+      {"preset", "ufs31"}, {"workload", "randread"}, {"simulated_seconds", 0.5}, {"requests", 1000},
+      {"ops", {{"read", read.summary_json(1e-6)}}},
+      {"streams", {{"app-1", read.summary_json(1e-6)}}},
+      {"utilisation", {{"die_busy", {0.5, 0.25, 0.75, 1.0}}, {"die_idle", {0.5, 0.75, 0.25, 0.0}},
+                       {"channel_busy", {0.4, 0.6}}, {"dies_per_channel", 2}, {"cpu_busy", 0.3}}},
       {"ftl", {{"waf", 1.25}, {"gc_runs", 3}}},
   };
 }
@@ -85,6 +86,9 @@ TEST_CASE("run folder: creates nested folders and writes the contract files", "[
   const std::string summary = slurp(scratch / "a/b/run1/summary.txt");
   CHECK(summary.find("preset=ufs31") != std::string::npos);
   CHECK(summary.find("latency (us)") != std::string::npos);
+  CHECK(summary.find("p99_9") != std::string::npos);
+  CHECK(summary.find("die_idle") == std::string::npos);  // implied by die_busy
+  CHECK(summary.find("app-1") == std::string::npos);     // per-stream detail stays in stats.json
   CHECK(summary.find("die_busy: mean 62.5%") != std::string::npos);
   CHECK(summary.find("cpu_busy: 30.0%") != std::string::npos);
   CHECK(summary.find("ftl.waf: 1.25") != std::string::npos);
