@@ -7,7 +7,7 @@ namespace ufs {
 namespace {
 // Flash operation cookies: kind in the top bits, index below.
 enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
-                               MapProgram = 7 };
+                               MapProgram = 7, RecoveryRead = 8 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
@@ -44,6 +44,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     u.first_slot = read_slots_ + i * unit_sectors_;
     u.lbas.assign(unit_sectors_, kNoLba);
     u.old_ppa.assign(unit_sectors_, L2pMap::kUnmapped);
+    u.data_seq.assign(unit_sectors_, 0);
     u.fua_tag.assign(unit_sectors_, kNoTag);
   }
   for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
@@ -145,6 +146,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
     hal_.send_response(r);
     return;
   }
+  if (recovery_) { fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
   const ScsiCommand s = decode_cdb(c.cdb);
   if (s.invalid_asc) { fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
   switch (s.op) {
@@ -455,11 +457,24 @@ void DeviceFirmware::write_data_arrived(uint32_t unit, uint32_t pos, uint32_t co
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t lba = u.lbas[pos + i];
     hal_.charge_cycles(params_.cycles_map_update);
-    invalidate_old(map_.get(lba));
+    const uint32_t e = map_.get(lba);
+    uint32_t older = e;
+    if (L2pMap::is_cached(e)) {  // overwritten in the cache: this copy takes over the NAND copy
+      uint32_t& owned = superseded_copy(e);
+      older = owned;
+      owned = L2pMap::kUnmapped;
+    }
+    u.old_ppa[pos + i] = older;
+    u.data_seq[pos + i] = ++program_sequence_;
     map_.set(lba, L2pMap::cached(u.first_slot + pos + i));
   }
   u.arrived += count;
   try_program_unit(unit);
+}
+
+uint32_t& DeviceFirmware::superseded_copy(uint32_t cached_entry) {
+  const uint32_t offset = L2pMap::slot_of(cached_entry) - read_slots_;
+  return units_[offset / unit_sectors_].old_ppa[offset % unit_sectors_];
 }
 
 void DeviceFirmware::invalidate_old(uint32_t e) {
@@ -535,6 +550,10 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
       hal_.charge_cycles(params_.cycles_map_update);
       const uint32_t e = map_.get(lba + i);
       if (e == L2pMap::kUnmapped) continue;
+      if (L2pMap::is_cached(e)) {
+        invalidate_old(superseded_copy(e));
+        superseded_copy(e) = L2pMap::kUnmapped;
+      }
       invalidate_old(e);
       map_page_needed_for_update(map_page_of(lba + i));
       map_.set(lba + i, L2pMap::kUnmapped);
@@ -578,6 +597,7 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve)
   u.block = BlockManager::kNoBlock;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
   std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
+  std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
   u.sync_tags.clear();
   return i;
 }
@@ -612,6 +632,7 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
     for (uint32_t s = 0; s < spp_; ++s) {
       const uint64_t lba = u.lbas[p * spp_ + s];
       o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
+      o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[p * spp_ + s];
     }
   }
   hal_.charge_cycles(params_.cycles_flash_submit);
@@ -665,6 +686,7 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
     case OpKind::MapLoad: map_load_done(static_cast<uint32_t>(index)); return;
     case OpKind::MapMerge: map_merge_read_done(static_cast<uint32_t>(index)); return;
     case OpKind::MapProgram: map_unit_programmed(static_cast<uint32_t>(index), c.status); return;
+    case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
   }
 }
 
@@ -698,6 +720,8 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
         map_page_needed_for_update(map_page_of(lba));
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);
+        invalidate_old(u.old_ppa[s]);  // the new copy is on NAND: the one it supersedes may go
+        u.old_ppa[s] = L2pMap::kUnmapped;
       }
       const uint8_t fua = u.fua_tag[s];
       if (fua != kNoTag && tags_[fua].kind == TagKind::Write && tags_[fua].nondurable) {
@@ -712,6 +736,11 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);
         blocks_.mark_invalid(e);
+      } else if (L2pMap::is_cached(e) && superseded_copy(e) == u.old_ppa[s]) {
+        // Newer data waits in the cache; the copy it supersedes moved here and stays its fallback.
+        superseded_copy(e) = ppa;
+        blocks_.mark_valid(ppa);
+        blocks_.mark_invalid(u.old_ppa[s]);
       }
     }
   }
@@ -742,7 +771,10 @@ void DeviceFirmware::release_unit(uint32_t unit) {
 void DeviceFirmware::gc_check(uint32_t die) {
   GcState& g = gc_[die];
   if (preconditioning_ || g.active || blocks_.free_blocks(die) >= params_.gc_start_free_blocks) return;
-  const uint32_t victim = blocks_.pick_victim(die, params_.gc_victim == "cost-benefit", hal_.now_ps());
+  // A victim must give back at least one program unit: moving a fuller block (with the
+  // padding of its last unit) would use up as much space as it frees, and GC would spin.
+  const uint32_t max_valid = blocks_.sectors_per_block() - unit_sectors_;
+  const uint32_t victim = blocks_.pick_victim(die, params_.gc_victim == "cost-benefit", hal_.now_ps(), max_valid);
   if (victim == BlockManager::kNoBlock) return;
   ++stats_.gc_victims;
   g = GcState{};
@@ -820,8 +852,10 @@ void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
   Unit& u = units_[r.unit];
   // The OOB names each sector's LBA: that is what GC programs with the moved data.
   for (uint32_t i = 0; i < r.count; ++i) {
-    const uint32_t lba = c.oob.lba[u.old_ppa[r.pos + i] % spp_];
+    const uint32_t sector = u.old_ppa[r.pos + i] % spp_;
+    const uint32_t lba = c.oob.lba[sector];
     u.lbas[r.pos + i] = lba == kNoOobLba ? kNoLba : lba;
+    u.data_seq[r.pos + i] = c.oob.data_sequence(sector);  // a copy keeps its age
   }
   u.arrived += r.count;
   --u.pending_reads;
@@ -881,6 +915,102 @@ void DeviceFirmware::on_power_up() {
   }
   hal_.write_crypto_register(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit);
   ++stats_.session_keys_loaded;
+  if (recover_on_power_up_) {
+    recover_on_power_up_ = false;
+    recovery_start_ps_ = hal_.now_ps();
+    recovery_ = std::make_unique<RecoveryScan>(blocks_, logical_blocks_, uint32_t(map_dir_.size()));
+    for (uint32_t die = 0; die < geo_.dies(); ++die) issue_recovery_read(die);
+  }
+}
+
+// ---------------------------------------------------------------- power-loss recovery
+
+// One OOB read per die at a time, all dies in parallel; the sector lands in a read slot
+// nobody uses yet (commands wait until recovery ends).
+void DeviceFirmware::issue_recovery_read(uint32_t die) {
+  uint32_t block, page;
+  recovery_->next(die, block, page);
+  if (block == RecoveryScan::kDone) {
+    if (recovery_->done()) finish_recovery();
+    return;
+  }
+  FlashOp op;
+  op.opcode = FlashOpcode::Read;
+  op.address = blocks_.address_of(block, page);
+  op.sector_count = 1;
+  op.buffer_address = slot_address(die % read_slots_);
+  op.cookie = cookie(OpKind::RecoveryRead, die);
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+}
+
+void DeviceFirmware::recovery_read_done(uint32_t die, const FlashCompletion& c) {
+  recovery_->page_read(die, c.status, c.oob);
+  issue_recovery_read(die);
+}
+
+// The scan is complete: blocks, map and map directory from what it found. Blocks that
+// hold anything are closed (GC reclaims them); the replayed map pages are written back
+// so the map on NAND is current again.
+void DeviceFirmware::finish_recovery() {
+  const RecoveryScan& r = *recovery_;
+  const auto& found = r.blocks_found();
+  for (uint32_t b = 0; b < found.size(); ++b) {
+    BlockInfo& info = blocks_.info(b);
+    if (found[b].bad) { info.state = BlockState::Bad; continue; }
+    if (found[b].pages_written == 0) continue;
+    info.state = BlockState::Closed;
+    info.next_page = geo_.pages_per_block;
+    info.holds_map = found[b].holds_map;
+    info.last_write_ps = hal_.now_ps();
+    // A block cut part-way is written on from the next program unit (a torn unit is
+    // simply skipped): one per stream and die, the others are closed for GC.
+    const uint32_t next = (found[b].pages_written + params_.program_pages - 1) / params_.program_pages *
+                          params_.program_pages;
+    if (next + params_.program_pages > geo_.pages_per_block) continue;
+    const uint32_t die = blocks_.die_of_block(b);
+    for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc}) {
+      if ((stream == WriteStream::Map) != info.holds_map) continue;
+      uint32_t& open = blocks_.open_block(die, stream);
+      if (open != BlockManager::kNoBlock) continue;
+      open = b;
+      info.state = BlockState::Open;
+      info.next_page = next;
+      break;
+    }
+  }
+  blocks_.rebuild_free_lists();
+  uint64_t recovered = 0;
+  for (uint64_t lba = 0; lba < logical_blocks_; ++lba) {
+    if (r.lba_sequence(lba) == 0) continue;
+    map_.set(lba, r.lba_ppa(lba));
+    blocks_.mark_valid(r.lba_ppa(lba));
+    ++recovered;
+  }
+  stats_.recovered_lbas += recovered;
+  std::vector<uint8_t> replayed(map_dir_.size(), 0);
+  for (uint32_t mp = 0; mp < map_dir_.size(); ++mp) {
+    if (r.map_sequence(mp) != 0) {
+      map_dir_[mp] = r.map_ppa(mp);
+      map_dir_seq_[mp] = r.map_sequence(mp);
+      for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(map_dir_[mp] + s);
+    }
+    const uint64_t first = uint64_t(mp) * entries_per_map_page_;
+    const uint64_t end = std::min<uint64_t>(first + entries_per_map_page_, logical_blocks_);
+    for (uint64_t lba = first; lba < end && !replayed[mp]; ++lba)
+      replayed[mp] = r.lba_sequence(lba) > map_dir_seq_[mp];
+  }
+  program_sequence_ = r.max_sequence();
+  hal_.charge_cycles(uint64_t(params_.cycles_map_update) * recovered);
+  ++stats_.recoveries;
+  stats_.recovery_page_reads += r.pages_read();
+  stats_.recovery_torn_pages += r.torn_pages();
+  stats_.recovery_ps = hal_.now_ps() - recovery_start_ps_;
+  recovery_.reset();
+  for (uint32_t mp = 0; mp < map_dir_.size(); ++mp)
+    if (replayed[mp]) queue_map_writeback(mp);
+  if (!map_writeback_.empty()) flush_map_writebacks(true);
+  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
 }
 
 // HPB READ verification and READ BUFFER signing consume these (HPB, issue 7);

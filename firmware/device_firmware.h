@@ -13,6 +13,7 @@
 #include "ftl/block_manager.h"
 #include "ftl/l2p_map.h"
 #include "ftl/map_cache.h"
+#include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
 #include "hal/hal.h"
 #include "scsi/scsi_command.h"
@@ -48,6 +49,12 @@ struct FirmwareStats {
   uint64_t map_merge_reads = 0;       // map pages read back to merge updates before write-back
   uint64_t map_page_writes = 0;       // map pages programmed (write-back and GC relocation)
   uint64_t map_relocations = 0;       // map pages rewritten because GC cleaned their block
+  // Power-loss recovery (OOB scan at power-up after a sudden power-off)
+  uint64_t recoveries = 0;
+  uint64_t recovery_page_reads = 0;   // pages whose OOB the scan read
+  uint64_t recovery_torn_pages = 0;   // pages cut mid-program (read back uncorrectable)
+  uint64_t recovered_lbas = 0;        // LBAs mapped again from what the scan found
+  uint64_t recovery_ps = 0;           // power-up to ready (last recovery)
 };
 
 class DeviceFirmware : public FirmwareEvents {
@@ -62,6 +69,11 @@ class DeviceFirmware : public FirmwareEvents {
   void on_timer(uint64_t cookie) override;
   void on_crypto_done(const HpbCryptoResult& result) override;
   void on_power_up() override;
+
+  // The next power-up follows a sudden power-off: rebuild the map from the NAND (OOB
+  // scan) before serving commands; commands meanwhile get NOT READY. Call before power-up.
+  void recover_on_power_up() { recover_on_power_up_ = true; }
+  bool recovering() const { return recovery_ != nullptr; }
 
   // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
   // (stamps carry version 0), through the backdoor. Call before the simulation starts.
@@ -129,7 +141,10 @@ class DeviceFirmware : public FirmwareEvents {
     uint32_t page = 0;
     bool gc_privilege = false;       // placement on `die` only, may use the die's last free block (GC work)
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
-    std::vector<uint32_t> old_ppa;   // GC: source PPA per slot
+    // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
+    // valid until this unit is programmed (a power loss before that must find it).
+    std::vector<uint32_t> old_ppa;
+    std::vector<uint64_t> data_seq;  // per slot: sequence of the host write that produced it (OOB)
     std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
     std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
   };
@@ -200,6 +215,13 @@ class DeviceFirmware : public FirmwareEvents {
   void unit_programmed(uint32_t unit, FlashStatus status);
   void release_unit(uint32_t unit);
   void invalidate_old(uint32_t entry);
+  // The superseded NAND copy recorded for a write-cache entry (L2pMap::is_cached(e)).
+  uint32_t& superseded_copy(uint32_t cached_entry);
+
+  // power-loss recovery
+  void issue_recovery_read(uint32_t die);
+  void recovery_read_done(uint32_t die, const FlashCompletion& c);
+  void finish_recovery();
 
   // garbage collection
   void gc_check(uint32_t die);
@@ -245,6 +267,9 @@ class DeviceFirmware : public FirmwareEvents {
   std::vector<MapUnit> map_units_;
   std::deque<uint32_t> map_program_waiters_;     // map units waiting for a die with space
   uint32_t next_map_die_ = 0;
+  bool recover_on_power_up_ = false;
+  std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
+  uint64_t recovery_start_ps_ = 0;
   FirmwareStats stats_;
 };
 

@@ -10,11 +10,19 @@ BlockManager::BlockManager(const FlashGeometry& geometry)
       blocks_(geometry.total_blocks()),
       free_(geometry.dies()),
       open_(geometry.dies() * kWriteStreams, kNoBlock) {
+  rebuild_free_lists();
+}
+
+void BlockManager::rebuild_free_lists() {
   // Interleave planes in each die's free list so consecutive allocations alternate planes.
-  for (uint32_t die = 0; die < geo_.dies(); ++die)
+  for (uint32_t die = 0; die < geo_.dies(); ++die) {
+    free_[die].clear();
     for (uint32_t b = 0; b < geo_.blocks_per_plane; ++b)
-      for (uint32_t p = 0; p < geo_.planes_per_die; ++p)
-        free_[die].push_back((die * geo_.planes_per_die + p) * geo_.blocks_per_plane + b);
+      for (uint32_t p = 0; p < geo_.planes_per_die; ++p) {
+        const uint32_t block = (die * geo_.planes_per_die + p) * geo_.blocks_per_plane + b;
+        if (blocks_[block].state == BlockState::Free) free_[die].push_back(block);
+      }
+  }
 }
 
 FlashAddress BlockManager::address_of(uint32_t block, uint32_t page) const {
@@ -84,13 +92,13 @@ void BlockManager::retire_block(uint32_t block) {
   ++bad_blocks_;
 }
 
-uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps) const {
+uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid) const {
   uint32_t best = kNoBlock;
   double best_score = -1.0;
   const uint32_t first = die * blocks_per_die_;
   for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
     const BlockInfo& b = blocks_[block];
-    if (b.state != BlockState::Closed || b.programs_in_flight || b.valid >= sectors_per_block_) continue;
+    if (b.state != BlockState::Closed || b.programs_in_flight || b.valid > max_valid) continue;
     const double u = double(b.valid) / sectors_per_block_;
     double score;
     if (cost_benefit) {  // Rosenblum & Ousterhout: age * (1-u) / (2u), age in ms

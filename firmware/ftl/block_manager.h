@@ -61,12 +61,16 @@ class BlockManager {
   uint32_t take_free_block(uint32_t die);      // kNoBlock when none
   void return_erased_block(uint32_t block);
   void retire_block(uint32_t block);           // grown bad block
+  // After a power-loss recovery set the blocks' states: free lists again hold exactly
+  // the blocks in state Free, in the usual plane-interleaved order.
+  void rebuild_free_lists();
 
   // Write points: the open block of a stream on a die (kNoBlock when none).
   uint32_t& open_block(uint32_t die, WriteStream s) { return open_[die * kWriteStreams + uint32_t(s)]; }
 
-  // Victim choice among closed blocks of a die; kNoBlock when none worth cleaning.
-  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps) const;
+  // Victim choice among closed blocks of a die with at most max_valid valid sectors;
+  // kNoBlock when none is worth cleaning.
+  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid) const;
 
   uint64_t total_erases() const { return total_erases_; }
   uint32_t bad_blocks() const { return bad_blocks_; }

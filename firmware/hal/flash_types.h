@@ -33,6 +33,11 @@ struct PageOob {
   uint64_t sequence = 0;               // firmware's global program sequence number
   uint32_t lba[kMaxSectorsPerPage] = {  // per 4 KiB sector: its LBA (or map page number)
       ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};
+  // Per sector: the sequence number of the host write that produced the data (0 = the
+  // page's own sequence). GC copies keep it, so after a power loss recovery can tell
+  // the newest copy of an LBA whatever order programs completed in.
+  uint64_t data_seq[kMaxSectorsPerPage] = {};
+  uint64_t data_sequence(uint32_t sector) const { return data_seq[sector] ? data_seq[sector] : sequence; }
 };
 constexpr uint32_t kNoOobLba = ~0u;
 

@@ -51,6 +51,7 @@ constexpr uint8_t kInvalidFieldInParam = 0x26; // INVALID FIELD IN PARAMETER LIS
 constexpr uint8_t kParamListLength = 0x1A;     // PARAMETER LIST LENGTH ERROR
 constexpr uint8_t kUnrecoveredRead = 0x11;
 constexpr uint8_t kWriteError = 0x0C;
+constexpr uint8_t kNotReadyCause = 0x04;      // LOGICAL UNIT NOT READY (with NOT READY: recovering)
 }  // namespace asc
 
 }  // namespace ufs

@@ -2,6 +2,7 @@
 // SystemC kernel: a discrete-event clock, a flash array with fixed latencies,
 // a data buffer of stamps and a host that records what the device sends.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <functional>
@@ -44,6 +45,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
           buffer_[op.buffer_address / kSectorBytes + i] =
               it == pages_.end() ? SectorStamp{} : it->second.stamps[op.sector_offset + i];
         if (it != pages_.end()) c.oob = it->second.oob;
+        if (it != pages_.end() && it->second.torn) { c.status = FlashStatus::Uncorrectable; c.oob = PageOob{}; }
         break;
       }
       case FlashOpcode::Program:
@@ -52,6 +54,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
           Page& pg = pages_[key(op.address, op.address.page + p)];
           if (pg.programmed) ++violations_;
           pg.programmed = true;
+          pg.torn = false;
+          programs_in_flight_.push_back({now_ps() + latency, key(op.address, op.address.page + p)});
           if (op.buffer_address >= kL2pSramBase) pg.stamps.assign(spp, SectorStamp{});  // a map page from the L2P SRAM
           else
             pg.stamps.assign(buffer_.begin() + op.buffer_address / kSectorBytes + p * spp,
@@ -120,6 +124,22 @@ class FakePlatform : public Hal, public FlashBackdoor {
     }
   }
 
+  // ---- sudden power-off: every pending event is dropped (the firmware and SRAM contents
+  // are gone), pages whose program had not finished read back uncorrectable.
+  void power_cut() {
+    const uint64_t t = now_ps();
+    for (const auto& [done_at, page] : programs_in_flight_) {
+      auto it = pages_.find(page);
+      if (done_at > t && it != pages_.end()) { it->second.torn = true; ++torn_pages_; }
+    }
+    programs_in_flight_.clear();
+    while (!events_.empty()) events_.pop();
+    std::fill(buffer_.begin(), buffer_.end(), SectorStamp{});
+    now_ = t;
+    charged_ = 0;
+  }
+  uint64_t torn_pages_ = 0;
+
   // ---- test driving
   void command(const HostCommand& c, std::vector<SectorStamp> write_data = {}, std::vector<uint8_t> out_bytes = {}) {
     host_out_[c.tag] = std::move(write_data);
@@ -138,7 +158,18 @@ class FakePlatform : public Hal, public FlashBackdoor {
       e.fn();
       now_ += charged_ * 1000;  // 1 GHz: the CPU is busy for what was charged
       charged_ = 0;
+      if (programs_in_flight_.size() > 4096) {  // forget programs long finished
+        const uint64_t t = now_;
+        programs_in_flight_.erase(std::remove_if(programs_in_flight_.begin(), programs_in_flight_.end(),
+                                                 [t](const auto& p) { return p.first <= t; }),
+                                  programs_in_flight_.end());
+      }
     }
+  }
+  // Run the events due at or before t_ps; the clock then reads t_ps.
+  void run_until(uint64_t t_ps) {
+    run([&] { return events_.top().at > t_ps; });
+    now_ = std::max(now_, t_ps);
   }
   void post(uint64_t at, std::function<void()> fn) { events_.push(Event{at, seq_++, std::move(fn)}); }
 
@@ -154,7 +185,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
   uint64_t now() const { return now_; }
 
  private:
-  struct Page { bool programmed = false; std::vector<SectorStamp> stamps; PageOob oob; };
+  struct Page { bool programmed = false; bool torn = false; std::vector<SectorStamp> stamps; PageOob oob; };
+  std::vector<std::pair<uint64_t, uint64_t>> programs_in_flight_;  // (completion time, page key)
   struct Event {
     uint64_t at, seq;
     std::function<void()> fn;

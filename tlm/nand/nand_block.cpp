@@ -27,6 +27,13 @@ void NandBlock::program_next(const NandBlockShape& shape, const SectorStamp* sta
     for (uint32_t s = 0; s < spp; ++s) storage_->oob_lba[size_t(page) * spp + s] = oob.lba[s];
     meta.flags |= kOwnOobLba;
   }
+  bool own_seq = false;
+  for (uint32_t s = 0; s < spp; ++s) own_seq = own_seq || oob.data_seq[s] != 0;
+  if (own_seq) {
+    if (!storage_->data_seq) storage_->data_seq.reset(new uint64_t[size_t(shape.pages) * spp]);
+    for (uint32_t s = 0; s < spp; ++s) storage_->data_seq[size_t(page) * spp + s] = oob.data_seq[s];
+    meta.flags |= kOwnDataSeq;
+  }
 }
 
 bool NandBlock::read(const NandBlockShape& shape, uint32_t page, uint32_t first, uint32_t count,
@@ -47,6 +54,8 @@ bool NandBlock::read(const NandBlockShape& shape, uint32_t page, uint32_t first,
     for (uint32_t s = 0; s < spp; ++s)
       oob->lba[s] = (meta.flags & kOwnOobLba) ? storage_->oob_lba[size_t(page) * spp + s]
                                               : uint32_t(src[s].lba);
+    if (meta.flags & kOwnDataSeq)
+      for (uint32_t s = 0; s < spp; ++s) oob->data_seq[s] = storage_->data_seq[size_t(page) * spp + s];
   }
   return (meta.flags & kFailed) == 0;
 }

@@ -46,10 +46,12 @@ class NandBlock {
   };
   static constexpr uint8_t kFailed = 1;       // program failure
   static constexpr uint8_t kOwnOobLba = 2;    // OOB lba[] differs from the stamps' LBAs
+  static constexpr uint8_t kOwnDataSeq = 4;   // OOB data_seq[] is not all 0 (host writes, GC copies)
   struct Storage {
     std::unique_ptr<SectorStamp[]> stamps;  // pages x sectors_per_page
     std::unique_ptr<PageMeta[]> meta;       // pages
     std::unique_ptr<uint32_t[]> oob_lba;    // pages x sectors_per_page, only if ever needed
+    std::unique_ptr<uint64_t[]> data_seq;   // pages x sectors_per_page, only if ever needed
   };
   std::unique_ptr<Storage> storage_;
   uint32_t next_page_ = 0;

@@ -1,0 +1,72 @@
+#include "ftl/recovery.h"
+
+namespace ufs {
+
+RecoveryScan::RecoveryScan(const BlockManager& blocks, uint64_t logical_blocks, uint32_t map_pages)
+    : bm_(blocks),
+      blocks_per_die_(blocks.geometry().planes_per_die * blocks.geometry().blocks_per_plane),
+      cursor_block_(blocks.geometry().dies()),
+      cursor_page_(blocks.geometry().dies(), 0),
+      dies_left_(blocks.geometry().dies()),
+      found_(blocks.block_count()),
+      lba_seq_(logical_blocks, 0),
+      lba_ppa_(logical_blocks, ~0u),
+      map_seq_(map_pages, 0),
+      map_ppa_(map_pages, ~0u) {
+  for (uint32_t d = 0; d < cursor_block_.size(); ++d) cursor_block_[d] = d * blocks_per_die_;
+}
+
+void RecoveryScan::next(uint32_t die, uint32_t& block, uint32_t& page) const {
+  const bool finished = cursor_block_[die] >= (die + 1) * blocks_per_die_;
+  block = finished ? kDone : cursor_block_[die];
+  page = cursor_page_[die];
+}
+
+void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oob) {
+  const uint32_t block = cursor_block_[die], page = cursor_page_[die];
+  const uint32_t spp = bm_.geometry().sectors_per_page();
+  BlockFound& f = found_[block];
+  ++pages_read_;
+  bool block_ends = false;
+  if (status == FlashStatus::BadBlock) {
+    f.bad = true;
+    block_ends = true;
+  } else if (status != FlashStatus::Ok) {
+    ++torn_pages_;  // cut mid-program (or failed): the page holds nothing usable
+    f.pages_written = page + 1;
+  } else if (oob.kind == PageKind::Erased) {
+    block_ends = true;  // pages of a block are programmed in order: the rest is erased too
+  } else {
+    f.pages_written = page + 1;
+    if (oob.sequence > max_sequence_) max_sequence_ = oob.sequence;
+    if (oob.kind == PageKind::UserData) {
+      for (uint32_t s = 0; s < spp; ++s) {
+        const uint32_t lba = oob.lba[s];
+        if (lba == kNoOobLba || lba >= lba_seq_.size()) continue;
+        const uint64_t seq = oob.data_sequence(s);
+        if (seq > max_sequence_) max_sequence_ = seq;
+        if (seq >= lba_seq_[lba]) {  // ties are the same data (a GC copy): either will do
+          lba_seq_[lba] = seq;
+          lba_ppa_[lba] = bm_.ppa(block, page, s);
+        }
+      }
+    } else if (oob.kind == PageKind::MapData) {
+      f.holds_map = true;
+      const uint32_t mp = oob.lba[0];
+      if (mp < map_seq_.size() && oob.sequence >= map_seq_[mp]) {
+        map_seq_[mp] = oob.sequence;
+        map_ppa_[mp] = bm_.ppa(block, page, 0);
+      }
+    }
+  }
+  if (!block_ends && page + 1 >= bm_.geometry().pages_per_block) block_ends = true;
+  if (block_ends) {
+    ++cursor_block_[die];
+    cursor_page_[die] = 0;
+    if (cursor_block_[die] >= (die + 1) * blocks_per_die_) --dies_left_;
+  } else {
+    ++cursor_page_[die];
+  }
+}
+
+}  // namespace ufs
