@@ -12,6 +12,7 @@
 #include "link/link_params.h"
 #include "memory/memory_params.h"
 #include "nand/nand_params.h"
+#include "platform/fault_params.h"
 
 namespace ufs {
 
@@ -27,6 +28,7 @@ struct PlatformConfig {
   FirmwareParams firmware;
   HpbCryptoParams crypto;
   LogParams log;
+  FaultParams fault;
 
   // Binds every section; throws ConfigError naming the key on any problem.
   void bind(ConfigTree& tree) {
@@ -41,6 +43,7 @@ struct PlatformConfig {
     tree.bind_section("firmware", firmware);
     tree.bind_section("crypto", crypto);
     tree.bind_section("log", log);
+    tree.bind_section("fault", fault);
     firmware.data_buffer_kib = memory.data_buffer_kib;
     firmware.l2p_sram_kib = memory.l2p_sram_kib;
     const std::string problem = firmware.validate();

@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <algorithm>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include "config/config_tree.h"
 #include "output/progress_line.h"
 #include "output/run_folder.h"
+#include "platform/power_loss_recovery.h"
 #include "platform/run_statistics.h"
 #include "platform/ufs_platform.h"
 #include "workload/spec_values.h"
@@ -31,14 +33,16 @@ class RunController : public sc_core::sc_module {
   RunController(sc_core::sc_module_name name, UfsPlatform& platform, RunStatistics& stats,
                 std::vector<std::unique_ptr<RequestSubmitter>>& precondition,
                 std::vector<std::unique_ptr<RequestSubmitter>>& measured, uint64_t runtime_ps,
-                bool* deadline_passed, uint64_t* measured_base)
+                bool* deadline_passed, uint64_t* measured_base, uint64_t spo_ps = 0)
       : sc_core::sc_module(name), platform_(platform), stats_(stats), precondition_(precondition),
         measured_(measured), runtime_ps_(runtime_ps), deadline_passed_(deadline_passed),
-        measured_base_(measured_base) {
+        measured_base_(measured_base), spo_ps_(spo_ps) {
     SC_THREAD(run);
   }
   bool finished = false;
   uint64_t measure_start_ps = 0;
+  uint64_t power_cut_ps = 0;   // when power was cut (0: it was not)
+  uint64_t torn_pages = 0;
 
  private:
   void run() {
@@ -53,6 +57,15 @@ class RunController : public sc_core::sc_module {
     stats_.start_measurement(measure_start_ps);
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);
+    if (spo_ps_) {
+      // Sudden power-off at that instant, whatever is in flight: nothing completes after it.
+      wait(sc_core::sc_time(double(spo_ps_), sc_core::SC_PS));
+      power_cut_ps = sc_core::sc_time_stamp().value();
+      torn_pages = platform_.fcc.power_cut();
+      finished = true;
+      sc_core::sc_stop();
+      return;
+    }
     if (runtime_ps_) {
       // Stop issuing at the runtime; what is in flight completes.
       wait(sc_core::sc_time(double(runtime_ps_), sc_core::SC_PS), host.done_event());
@@ -71,7 +84,27 @@ class RunController : public sc_core::sc_module {
   uint64_t runtime_ps_;
   bool* deadline_passed_;
   uint64_t* measured_base_;
+  uint64_t spo_ps_;
 };
+
+// fault.spo_at: when to cut power, in ps after the measured phase starts (0: never).
+uint64_t power_off_time(const FaultParams& f, uint64_t runtime_ps) {
+  if (f.spo_at.empty()) return 0;
+  uint64_t window = 0;
+  if (f.spo_at == "random") {
+    if (!runtime_ps) throw ConfigError("fault.spo_at: 'random' needs a workload with runtime= (or use random:TIME)");
+    window = runtime_ps;
+  } else if (f.spo_at.rfind("random:", 0) == 0) {
+    window = parse_duration_ps("fault.spo_at", f.spo_at.substr(7), kPsPerUs);
+  } else {
+    const uint64_t at = parse_duration_ps("fault.spo_at", f.spo_at, kPsPerUs);
+    if (at == 0) throw ConfigError("fault.spo_at: must be after the start of the measured phase");
+    return at;
+  }
+  if (window < 2) throw ConfigError("fault.spo_at: the random window is empty");
+  std::mt19937_64 rng(f.seed);
+  return 1 + rng() % (window - 1);
+}
 
 // Wraps a workload's submitter for the run: ends it at a deadline (workload `runtime=`:
 // the program knows simulated time, the workload does not), and turns a bad trace line
@@ -188,11 +221,13 @@ RunResult run_simulation(const RunOptions& o) {
                                                           config.firmware.max_transfer_blocks, &measured_base));
   if (o.precondition_fill_bytes && stats.scoreboard())
     stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
+  const uint64_t spo_ps = power_off_time(config.fault, plan.runtime_ps);
+  if (spo_ps && stats.scoreboard()) stats.scoreboard()->track_durability();
   platform->host.set_observer(&stats);
   if (observe) platform->enable_trace(trace_opts, names);
 
   RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline,
-                            &measured_base);
+                            &measured_base, spo_ps);
   ProgressLine progress(o.force_progress ? ProgressLine::Mode::Always
                         : o.progress ? ProgressLine::Mode::Auto : ProgressLine::Mode::Never);
   if (progress.enabled()) {
@@ -225,6 +260,32 @@ RunResult run_simulation(const RunOptions& o) {
   result.stats["preset"] = o.preset;
   result.stats["workload"] = o.workload;
   result.mismatches = stats.scoreboard() ? stats.scoreboard()->mismatches() : 0;
+  if (controller.power_cut_ps) {
+    // Power comes back: a fresh firmware recovers from the NAND alone, then every LBA the
+    // run touched is read back and checked against what was acknowledged as durable.
+    PowerLossRecovery recovery(platform->fcc, config);
+    const PowerLossReport rep = recovery.run(stats.scoreboard());
+    result.stats["power_loss"] = {
+        {"spo_at_ms", double(controller.power_cut_ps) * 1e-9},
+        {"torn_pages", controller.torn_pages},
+        {"recovery_ms", double(rep.recovery_ps) * 1e-9},
+        {"recovery_page_reads", rep.recovery_page_reads},
+        {"recovered_lbas", rep.recovered_lbas},
+        {"checked_blocks", rep.checked_blocks},
+        {"durable_blocks", rep.durable_blocks},
+        {"lost", rep.lost},
+        {"wrong", rep.wrong},
+        {"first_problem", rep.first_problem}};
+    result.mismatches += rep.lost + rep.wrong;
+    if (!o.quiet)
+      std::printf("power loss at %.3f ms: %llu torn pages; recovery %.3f ms (%llu page reads, %llu LBAs); "
+                  "checked %llu blocks (%llu durable): %llu lost, %llu wrong\n",
+                  double(controller.power_cut_ps) * 1e-9, (unsigned long long)controller.torn_pages,
+                  double(rep.recovery_ps) * 1e-9, (unsigned long long)rep.recovery_page_reads,
+                  (unsigned long long)rep.recovered_lbas, (unsigned long long)rep.checked_blocks,
+                  (unsigned long long)rep.durable_blocks, (unsigned long long)rep.lost, (unsigned long long)rep.wrong);
+    if (!rep.first_problem.empty()) std::fprintf(stderr, "ufs-sim: after the power loss: %s\n", rep.first_problem.c_str());
+  }
   if (!o.out_dir.empty()) {
     RunFolder folder(o.out_dir);
     folder.write_config(tree.effective_config_json());

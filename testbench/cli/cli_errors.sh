@@ -28,5 +28,7 @@ expect beyond-capacity "exceeds" -- run --preset test-small --workload rw=randre
 expect bad-trace-line "bad.csv:3" -- run --preset test-small --workload "trace:mobile:$tmp/bad.csv"
 expect bad-option "no-such-option" -- run --preset test-small --workload rw=randread,count=10 --no-such-option
 expect unknown-experiment "unknown experiment" -- experiment nosuchstudy
+expect bad-spo-time "fault.spo_at" -- run --preset test-small --set fault.spo_at=soon --workload rw=randwrite,count=10
+expect spo-random-no-runtime "needs a workload with runtime" -- run --preset test-small --set fault.spo_at=random --workload rw=randwrite,count=10
 echo "$((10 - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

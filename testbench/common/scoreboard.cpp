@@ -53,7 +53,9 @@ void Scoreboard::on_issue(const IoRecord& r) {
       reads_[r.io_id] = std::move(snap);
       break;
     }
-    case BlockOp::Flush: break;
+    case BlockOp::Flush:
+      if (durability_) flush_marks_[r.io_id] = write_acks_;
+      break;
   }
 }
 
@@ -104,7 +106,12 @@ void Scoreboard::on_complete(const IoRecord& r) {
           if (in->second.empty()) inflight_.erase(in);
         }
         if (good) set_acked(lba, q.op == BlockOp::Write ? v : kUnmappedVersion);
+        if (!good || !durability_) continue;
+        if (q.op == BlockOp::Unmap) unmapped_[lba] = 1;
+        else if (q.fua) set_durable(lba, v);
+        else not_yet_durable_.push_back(PendingAck{lba, v, write_acks_});
       }
+      if (good && q.op == BlockOp::Write) ++write_acks_;
       break;
     }
     case BlockOp::Read: {
@@ -125,8 +132,67 @@ void Scoreboard::on_complete(const IoRecord& r) {
       reads_.erase(it);
       break;
     }
-    case BlockOp::Flush: break;
+    case BlockOp::Flush: {
+      auto it = flush_marks_.find(r.io_id);
+      if (it == flush_marks_.end()) break;
+      if (good)
+        while (!not_yet_durable_.empty() && not_yet_durable_.front().ack < it->second) {
+          set_durable(not_yet_durable_.front().lba, not_yet_durable_.front().version);
+          not_yet_durable_.pop_front();
+        }
+      flush_marks_.erase(it);
+      break;
+    }
   }
+}
+
+void Scoreboard::set_durable(uint64_t lba, uint64_t version) {
+  auto& chunk = durable_[lba / kChunk];
+  if (!chunk) {
+    chunk.reset(new uint64_t[kChunk]);
+    std::fill_n(chunk.get(), kChunk, kUnknown);
+  }
+  uint64_t& d = chunk[lba % kChunk];
+  if (d == kUnknown) { ++durable_count_; d = version; }
+  else d = std::max(d, version);
+}
+
+uint64_t Scoreboard::durable(uint64_t lba) const {
+  auto it = durable_.find(lba / kChunk);
+  const uint64_t v = it == durable_.end() ? kUnknown : it->second[lba % kChunk];
+  if (v != kUnknown) return v;
+  for (const auto& range : preconditioned_)
+    if (lba >= range.first && lba < range.second) return 0;
+  return kUnknown;
+}
+
+bool Scoreboard::survives(uint64_t lba, const SectorStamp& got, bool* lost) const {
+  if (lost) *lost = false;
+  const bool plausible = got.lba == lba && got.version <= max_version_;  // some write of this LBA
+  if (unmapped_.count(lba)) return got.lba == kNoLba || plausible;
+  const uint64_t d = durable(lba);
+  if (d == kUnknown) return got.lba == kNoLba || plausible;
+  if (got.lba == kNoLba) {
+    if (lost) *lost = true;
+    return false;
+  }
+  if (plausible && got.version >= d) return true;
+  // Overlapping writes of the block reach the device in any order: each stays acceptable.
+  auto it = inflight_.find(lba);
+  return plausible && it != inflight_.end() &&
+         std::find(it->second.begin(), it->second.end(), got.version) != it->second.end();
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Scoreboard::tracked_ranges() const {
+  std::vector<std::pair<uint64_t, uint64_t>> r(preconditioned_.begin(), preconditioned_.end());
+  for (const auto& [chunk, values] : acked_) r.emplace_back(chunk * kChunk, (chunk + 1) * kChunk);
+  std::sort(r.begin(), r.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& x : r) {
+    if (!merged.empty() && x.first <= merged.back().second) merged.back().second = std::max(merged.back().second, x.second);
+    else merged.push_back(x);
+  }
+  return merged;
 }
 
 }  // namespace ufs

@@ -4,6 +4,7 @@
 // preconditioned by the firmware read as {lba, version 0}.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <memory>
 #include <unordered_map>
@@ -19,6 +20,21 @@ class Scoreboard : public HostObserver {
 
   // Blocks the device holds before the run ({lba, 0}).
   void mark_preconditioned(uint64_t first_lba, uint64_t blocks);
+
+  // Power loss: from now on, track what the device has acknowledged as durable: a write
+  // with FUA when it completes, every write completed before a SYNCHRONIZE CACHE was
+  // issued when that completes. (UNMAPs are not durable across a power loss.)
+  void track_durability() { durability_ = true; }
+  // After a sudden power-off and recovery: may `lba` read back as `got`? Its durable
+  // version or a newer write of it; never erased or older once something was durable.
+  // `lost` tells the two failures apart (read erased although something was durable).
+  bool survives(uint64_t lba, const SectorStamp& got, bool* lost = nullptr) const;
+  // LBA ranges worth checking after a power loss: preconditioned ones and the 4096-block
+  // chunks that saw writes, sorted and merged.
+  std::vector<std::pair<uint64_t, uint64_t>> tracked_ranges() const;
+  uint64_t durable_blocks() const { return durable_count_; }
+  // The version guaranteed for lba (0 preconditioned, ~0 - 1 nothing durable).
+  uint64_t durable_version(uint64_t lba) const { return durable(lba); }
 
   uint64_t checked_blocks() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -47,6 +63,16 @@ class Scoreboard : public HostObserver {
   uint64_t max_version_ = 0;
   uint64_t unmap_counter_ = 1ull << 62;
   uint64_t checked_ = 0, mismatches_ = 0;
+  // Durability (track_durability)
+  void set_durable(uint64_t lba, uint64_t version);
+  uint64_t durable(uint64_t lba) const;   // kUnknown: nothing durable recorded
+  bool durability_ = false;
+  std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> durable_;
+  struct PendingAck { uint64_t lba, version, ack; };
+  std::deque<PendingAck> not_yet_durable_;           // acknowledged writes, in ack order
+  std::unordered_map<uint64_t, uint64_t> flush_marks_;  // Flush io_id -> write acks before it
+  std::unordered_map<uint64_t, uint8_t> unmapped_;   // LBAs unmapped since tracking began
+  uint64_t write_acks_ = 0, durable_count_ = 0;
   std::string first_mismatch_;
 };
 

@@ -525,6 +525,29 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   push(d.array_end, EventKind::Finish, die, d.generation);
 }
 
+uint64_t FlashController::power_cut() {
+  const sc_time now = sc_time_stamp();
+  uint64_t torn = 0;
+  for (DieState& d : dies_) {
+    auto tear = [&](uint32_t s) {
+      const FlashOp& op = slots_[s]->op;
+      if (op.opcode != FlashOpcode::Program && op.opcode != FlashOpcode::CopyBack) return;
+      const FlashAddress& at = op.opcode == FlashOpcode::CopyBack ? op.dest : op.address;
+      const uint32_t pages = std::max(1u, op.page_count);
+      d.nand->tear(at, pages);
+      torn += pages;
+    };
+    if (!d.active.empty() && d.array_start <= now)
+      for (uint32_t s : d.active) tear(s);
+    for (uint32_t s : d.suspended) tear(s);
+    d.active.clear();
+    d.suspended.clear();
+    d.cached.clear();
+    d.queue.clear();
+  }
+  return torn;
+}
+
 void FlashController::finish(uint32_t die) {
   DieState& d = dies_[die];
   if (trace_) trace_array_slice(die, d.trace_resumed ? "resumed" : nullptr);

@@ -61,6 +61,10 @@ class FlashController : public sc_core::sc_module {
   // die busy/state and channel busy in the waves. Call before the simulation starts.
   void set_trace(TraceRecorder* trace);
   FlashGeometry geometry() const { return geometry_; }
+  // Sudden power-off now: programs (and copy-backs) in their array phase, running or
+  // suspended, leave torn pages; anything else in flight never reached the array.
+  // Returns the pages torn. The simulation stops right after (nothing completes).
+  uint64_t power_cut();
 
   // --- statistics (times are booked time so far, which may reach past now) ---
   // Array busy time of a die: tR + tPROG + tBERS it has been given.

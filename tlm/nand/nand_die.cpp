@@ -138,6 +138,14 @@ FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const Sector
   return fail ? FlashStatus::ProgramFail : FlashStatus::Ok;
 }
 
+void NandDie::tear(const FlashAddress& a, uint32_t count) {
+  if (program_rule(a, count, nullptr) != FlashStatus::Ok) return;
+  NandBlock& b = planes_[a.plane].blocks[a.block];
+  static const PageOob kTornOob{};
+  std::vector<SectorStamp> empty(shape_.sectors_per_page);
+  for (uint32_t i = 0; i < count; ++i) b.program_next(shape_, empty.data(), kTornOob, true);
+}
+
 FlashStatus NandDie::erase(const FlashAddress& a) {
   if (!valid_block(a)) {
     ++violations_.address_out_of_range;

@@ -61,6 +61,9 @@ class NandDie {
   FlashStatus program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
                       const PageOob* oobs, size_t oob_count);
   FlashStatus erase(const FlashAddress& a);
+  // Power was cut during the array phase of a program of `count` pages from a.page:
+  // the pages are used up and read back uncorrectable (no-op if they are not next in order).
+  void tear(const FlashAddress& a, uint32_t count);
   // Intra-plane copy of `count` pages from src to dst through the page register.
   FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count);
   // Rule check only (no state change): what program() would return, minus injected failures.
