@@ -4,7 +4,7 @@
 //   ufs-sim bench            simulator speed on the ufs31 4 KiB random-read benchmark
 //   ufs-sim params [--preset NAME]   every parameter: key, type, unit, value, meaning
 //   ufs-sim presets          the presets shipped in sim/presets
-//   ufs-sim trace-stats SPEC statistics of a trace
+//   ufs-sim trace-stats SPEC statistics of a trace (or of a smartphone: generated stream)
 // Bad input (config, workload, trace line, option) ends with a one-line error and exit status 2.
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -90,7 +90,7 @@ int sc_main(int argc, char* argv[]) {
   std::string fill;
   auto* run_cmd = app.add_subcommand("run", "simulate a workload on a preset");
   run_cmd->add_option("--preset", run.preset, "preset name (sim/presets) or JSON file")->capture_default_str();
-  run_cmd->add_option("--workload", run.workload, "synthetic spec (rw=randread,bs=4k,...) or trace:FORMAT:PATH")
+  run_cmd->add_option("--workload", run.workload, "synthetic spec (rw=randread,bs=4k,...), trace:FORMAT:PATH or smartphone:APP")
       ->required();
   run_cmd->add_option("--out", run.out_dir, "run folder for stats.json, CSVs, config.json");
   run_cmd->add_option("--set", run.sets, "override a parameter: key=value (repeatable)");
@@ -136,8 +136,8 @@ int sc_main(int argc, char* argv[]) {
   experiment_cmd->add_flag("--list", experiment_list, "name every study with its source");
 
   std::string trace_spec;
-  auto* stats_cmd = app.add_subcommand("trace-stats", "statistics of a trace (mix, sizes, footprint, locality)");
-  stats_cmd->add_option("spec", trace_spec, "trace:FORMAT:PATH[,options]")->required();
+  auto* stats_cmd = app.add_subcommand("trace-stats", "statistics of a trace or generated stream (mix, sizes, footprint, locality)");
+  stats_cmd->add_option("spec", trace_spec, "trace:FORMAT:PATH[,options] or smartphone:APP[,options]")->required();
 
   try {
     app.parse(argc, argv);

@@ -11,12 +11,14 @@ namespace ufs {
 
 std::vector<Experiment> make_datasheet_experiments();
 std::vector<Experiment> make_atc08_experiments();
+std::vector<Experiment> make_iiswc15_experiments();
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> all = [] {
     std::vector<Experiment> v;
     for (auto& e : make_datasheet_experiments()) v.push_back(std::move(e));
     for (auto& e : make_atc08_experiments()) v.push_back(std::move(e));
+    for (auto& e : make_iiswc15_experiments()) v.push_back(std::move(e));
     return v;
   }();
   return all;

@@ -13,10 +13,12 @@ RunStatistics::RunStatistics(bool check_data, uint64_t interval_ps)
 
 void RunStatistics::on_issue(const IoRecord& r) {
   if (scoreboard_) scoreboard_->on_issue(r);
+  idle_arrivals_.on_issue(r.arrival_ps ? r.arrival_ps : r.issue_ps);
 }
 
 void RunStatistics::on_complete(const IoRecord& r) {
   if (scoreboard_) scoreboard_->on_complete(r);
+  idle_arrivals_.on_complete(r.complete_ps);
   ++completed_;
   const size_t op = size_t(r.request.op);
   if (r.status != 0) { ++errors_; return; }
@@ -40,6 +42,7 @@ void RunStatistics::start_measurement(uint64_t now_ps) {
   for (int i = 0; i < 4; ++i) bytes_[i] = count_[i] = 0;
   errors_ = 0;
   completed_ = 0;
+  idle_arrivals_.reset_counts();
   start_ps_ = now_ps;
 }
 
@@ -68,6 +71,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     ops[kOpNames[i]] = o;
   }
   j["ops"] = ops;
+  // Requests that found nothing outstanding when they arrived (seed 002's NoWait ratio).
+  j["idle_arrival_fraction"] = idle_arrivals_.fraction();
   json streams = json::object();
   for (const auto& [id, h] : by_stream_) {
     const std::string name = id < stream_names_.size() ? stream_names_[id] : "stream" + std::to_string(id);

@@ -8,6 +8,7 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "host/host_observer.h"
+#include "output/idle_arrival_counter.h"
 #include "output/latency_histogram.h"
 #include "output/time_series.h"
 #include "scoreboard.h"
@@ -41,6 +42,7 @@ class RunStatistics : public HostObserver {
   std::map<uint32_t, LatencyHistogram> by_stream_;
   TimeSeries series_;
   std::vector<std::string> stream_names_;
+  IdleArrivalCounter idle_arrivals_;
   uint64_t bytes_[4] = {0, 0, 0, 0};
   uint64_t count_[4] = {0, 0, 0, 0};
   uint64_t errors_ = 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "block_bitmap.h"
+#include "smartphone_workload.h"
 #include "spec_values.h"
 #include "workload_error.h"
 #include "workload_factory.h"
@@ -20,18 +21,30 @@ double ratio(uint64_t a, uint64_t b) { return b == 0 ? 0.0 : static_cast<double>
 }  // namespace
 
 TraceStats compute_trace_stats(const std::string& spec, uint64_t device_blocks, uint64_t idle_threshold_ps) {
-  if (!is_trace_spec(spec)) throw WorkloadError("trace statistics: expected a trace: spec but found '" + spec + "'");
+  const bool trace = is_trace_spec(spec);
+  if (!trace && !is_smartphone_spec(spec))
+    throw WorkloadError("trace statistics: expected a trace: or smartphone: spec but found '" + spec + "'");
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<TraceSubmitter> submitter = make_trace_submitter(spec, device_blocks);
-
+  std::unique_ptr<TraceSubmitter> trace_submitter;
+  std::unique_ptr<SmartphoneWorkload> generated;
+  RequestSubmitter* submitter = nullptr;
   TraceStats s;
   s.spec = spec;
-  s.format = submitter->reader().format();
+  if (trace) {
+    trace_submitter = make_trace_submitter(spec, device_blocks);
+    submitter = trace_submitter.get();
+    s.format = trace_submitter->reader().format();
+  } else {
+    generated = std::make_unique<SmartphoneWorkload>(parse_smartphone_spec(spec), device_blocks);
+    submitter = generated.get();
+    s.format = "generated";
+  }
   s.idle_threshold_ps = idle_threshold_ps;
   for (int i = 0; i < kSizeBuckets; ++i) s.size_histogram.push_back(SizeBucket{kLogicalBlockBytes << i, 0});
   s.size_histogram.push_back(SizeBucket{UINT64_MAX, 0});
 
-  BlockBitmap read_map, write_map, any_map;
+  BlockBitmap read_map, write_map, any_map, start_map;
+  uint64_t reaccessed_starts = 0;
   std::vector<uint64_t> stream_end;  // per stream: block after its last data request
   std::vector<StreamStats> streams;
   uint64_t global_end = UINT64_MAX;
@@ -84,6 +97,7 @@ TraceStats compute_trace_stats(const std::string& spec, uint64_t device_blocks, 
     ++s.size_histogram[bucket].count;
     if (stream_end[r.stream] == r.lba) ++seq_stream;
     if (global_end == r.lba) ++seq_global;
+    if (!start_map.set(r.lba)) ++reaccessed_starts;
     stream_end[r.stream] = global_end = r.lba + r.blocks;
     min_lba = std::min(min_lba, r.lba);
     max_end = std::max(max_end, r.lba + r.blocks);
@@ -107,6 +121,7 @@ TraceStats compute_trace_stats(const std::string& spec, uint64_t device_blocks, 
   s.max_lba_end = max_end;
   s.sequential_per_stream = ratio(seq_stream, data_requests);
   s.sequential_global = ratio(seq_global, data_requests);
+  s.start_reaccess = ratio(reaccessed_starts, data_requests);
   s.duration_ps = last_arrival - first_arrival;
   s.mean_interarrival_ps = s.requests > 1 ? static_cast<double>(s.duration_ps) / static_cast<double>(s.requests - 1) : 0;
   for (uint32_t id = 0; id < streams.size(); ++id) {
@@ -115,7 +130,7 @@ TraceStats compute_trace_stats(const std::string& spec, uint64_t device_blocks, 
   }
   std::stable_sort(s.streams.begin(), s.streams.end(),
                    [](const StreamStats& a, const StreamStats& b) { return a.requests > b.requests; });
-  s.counters = submitter->counters();
+  if (trace_submitter) s.counters = trace_submitter->counters();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   s.lines_per_second = s.seconds > 0 ? static_cast<double>(s.counters.lines) / s.seconds : 0;
   return s;
@@ -150,14 +165,14 @@ std::string format_trace_stats(const TraceStats& s) {
       (unsigned long long)s.max_lba_end, format_bytes(s.max_lba_end * kLogicalBlockBytes).c_str());
   add("reuse       %.1f%% of accessed blocks were touched before; %.1f%% of read blocks were written earlier\n",
       100 * s.reuse_ratio, 100 * s.read_after_write_ratio);
-  add("locality    %.1f%% sequential within a stream, %.1f%% globally\n", 100 * s.sequential_per_stream,
-      100 * s.sequential_global);
+  add("locality    %.1f%% sequential within a stream, %.1f%% globally; %.1f%% start where an earlier request started\n",
+      100 * s.sequential_per_stream, 100 * s.sequential_global, 100 * s.start_reaccess);
   add("time        %s, mean inter-arrival %s, %llu idle gaps > %s totalling %s (longest %s)\n",
       format_duration_ps(s.duration_ps).c_str(), format_duration_ps((uint64_t)s.mean_interarrival_ps).c_str(),
       (unsigned long long)s.idle_gaps, format_duration_ps(s.idle_threshold_ps).c_str(),
       format_duration_ps(s.idle_time_ps).c_str(), format_duration_ps(s.longest_gap_ps).c_str());
   const TraceCounters& c = s.counters;
-  add("records     %llu lines, %llu records, %llu replayed, %llu widened, %llu time reversals, %llu bad lines, "
+  if (s.format != "generated") add("records     %llu lines, %llu records, %llu replayed, %llu widened, %llu time reversals, %llu bad lines, "
       "%llu ignored, %llu remap splits, %llu folded\n",
       (unsigned long long)c.lines, (unsigned long long)c.records, (unsigned long long)c.replayed,
       (unsigned long long)c.widened, (unsigned long long)c.time_reversals, (unsigned long long)c.bad_lines,
@@ -167,7 +182,8 @@ std::string format_trace_stats(const TraceStats& s) {
   for (size_t i = 0; i < shown; ++i)
     add("%s %s:%llu", i == 0 ? ";" : ",", s.streams[i].name.c_str(), (unsigned long long)s.streams[i].requests);
   if (s.streams.size() > shown) add(", ...");
-  add("\nread speed  %.2f s, %.2f M lines/s\n", s.seconds, s.lines_per_second / 1e6);
+  if (s.format == "generated") add("\ngenerated   in %.2f s\n", s.seconds);
+  else add("\nread speed  %.2f s, %.2f M lines/s\n", s.seconds, s.lines_per_second / 1e6);
   return out;
 }
 

@@ -41,6 +41,8 @@ struct TraceStats {
   // Locality: a request starting where the previous one (of the same stream / of any stream) ended.
   double sequential_per_stream = 0;
   double sequential_global = 0;
+  // Seed 002's temporal locality: data requests starting at an address an earlier one started at.
+  double start_reaccess = 0;
   // Time (open-loop arrivals, after scale and idle_compress).
   uint64_t duration_ps = 0;
   double mean_interarrival_ps = 0;
@@ -56,7 +58,8 @@ struct TraceStats {
 };
 
 // Reads the whole trace through a TraceSubmitter (`spec` is a trace: spec;
-// device_blocks = 0 means no capacity, so no folding or range check).
+// device_blocks = 0 means no capacity, so no folding or range check), or draws the
+// whole stream of a smartphone: spec (format "generated").
 TraceStats compute_trace_stats(const std::string& spec, uint64_t device_blocks = 0,
                                uint64_t idle_threshold_ps = 100000000000ULL /* 100 ms */);
 std::string format_trace_stats(const TraceStats& stats);

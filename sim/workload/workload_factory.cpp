@@ -1,5 +1,6 @@
 #include "workload_factory.h"
 
+#include "smartphone_workload.h"
 #include "synthetic_workload.h"
 #include "trace_blkparse_reader.h"
 #include "trace_disksim_reader.h"
@@ -35,6 +36,10 @@ std::vector<std::unique_ptr<RequestSubmitter>> make_workload(const std::string& 
     out.push_back(make_trace_submitter(spec, device_blocks));
     return out;
   }
+  if (is_smartphone_spec(spec)) {
+    out.push_back(std::make_unique<SmartphoneWorkload>(parse_smartphone_spec(spec), device_blocks));
+    return out;
+  }
   return make_synthetic_workload(parse_workload_spec(spec), device_blocks);
 }
 
@@ -44,6 +49,12 @@ WorkloadPlan make_workload_plan(const std::string& spec, uint64_t device_blocks)
     auto trace = make_trace_submitter(spec, device_blocks);
     plan.expected_requests = trace->options().limit;  // unknown without reading the whole file
     plan.submitters.push_back(std::move(trace));
+    return plan;
+  }
+  if (is_smartphone_spec(spec)) {
+    auto generated = std::make_unique<SmartphoneWorkload>(parse_smartphone_spec(spec), device_blocks);
+    plan.expected_requests = generated->request_limit();
+    plan.submitters.push_back(std::move(generated));
     return plan;
   }
   const WorkloadSpec parsed = parse_workload_spec(spec);
@@ -69,7 +80,7 @@ WorkloadPlan make_workload_plan(const std::string& spec, uint64_t device_blocks)
 }
 
 uint64_t workload_runtime_ps(const std::string& spec) {
-  if (is_trace_spec(spec)) return 0;
+  if (is_trace_spec(spec) || is_smartphone_spec(spec)) return 0;
   return parse_workload_spec(spec).runtime_ps;
 }
 

@@ -1,6 +1,7 @@
 // Entry points: one spec string for either kind of workload.
 //   synthetic: "rw=randread,bs=4k,iodepth=32,..."   (see workload_spec.h)
 //   trace:     "trace:FORMAT:PATH[,option=value...]" (see trace_options.h)
+//   smartphone: "smartphone:APP[,option=value...]"  (see smartphone_workload.h)
 #pragma once
 #include <cstdint>
 #include <memory>
