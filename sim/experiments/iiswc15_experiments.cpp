@@ -65,7 +65,7 @@ std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
 
     const nlohmann::json run = ctx.run(app, {"--preset", "ufs31", "--precondition-fill", "4g", "--no-check",
                                              "--workload", spec});
-    rows.push_back({"mean response (eMMC vs ufs31)", app, p.mean_response_ms, mean_response_ms(run), "ms", 0});
+    rows.push_back({"mean response time", app, p.mean_response_ms, mean_response_ms(run), "ms", 0});
     rows.push_back({"met an idle device", app, p.nowait_pct, 100 * run.value("idle_arrival_fraction", 0.0), "%", 0});
   }
   return rows;

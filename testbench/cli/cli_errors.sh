@@ -30,5 +30,8 @@ expect bad-option "no-such-option" -- run --preset test-small --workload rw=rand
 expect unknown-experiment "unknown experiment" -- experiment nosuchstudy
 expect bad-spo-time "fault.spo_at" -- run --preset test-small --set fault.spo_at=soon --workload rw=randwrite,count=10
 expect spo-random-no-runtime "needs a workload with runtime" -- run --preset test-small --set fault.spo_at=random --workload rw=randwrite,count=10
+expect unknown-smartphone-app "unknown app 'tiktok'" -- run --preset test-small --workload smartphone:tiktok
+expect bad-smartphone-option "unknown key 'speed'" -- trace-stats smartphone:music,speed=2
+expect smartphone-beyond-capacity "exceeds the device" -- run --preset test-small --workload smartphone:music
 echo "$((10 - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
