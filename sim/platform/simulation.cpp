@@ -216,6 +216,7 @@ RunResult run_simulation(const RunOptions& o) {
     for (uint32_t i = 0; i < 64; ++i) names.push_back(s->stream_name(i));
     break;
   }
+  stats.set_stream_names(names);  // stats.json's streams by name (trace process, smartphone app)
   for (auto& s : plan.submitters)
     measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline, &workload_error,
                                                           config.firmware.max_transfer_blocks, &measured_base));

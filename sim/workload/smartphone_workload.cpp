@@ -28,12 +28,20 @@ SmartphoneSpec parse_smartphone_spec(const std::string& spec) {
     throw WorkloadError("smartphone spec: expected 'smartphone:APP[,options]' but found '" + spec + "'");
   const std::string body = spec.substr(std::string(kPrefix).size());
   const size_t comma = body.find(',');
-  const std::string app = body.substr(0, comma);
-  if (app.empty()) throw WorkloadError("smartphone: no app in '" + spec + "' (" + smartphone_app_names() + ")");
-  if (!find_smartphone_profile(app))
-    throw WorkloadError("smartphone: unknown app '" + app + "' (" + smartphone_app_names() + ")");
+  const std::string apps = body.substr(0, comma);
+  if (apps.empty()) throw WorkloadError("smartphone: no app in '" + spec + "' (" + smartphone_app_names() + ")");
   SmartphoneSpec out;
-  out.apps.push_back(app);
+  size_t from = 0;
+  while (true) {
+    const size_t plus = apps.find('+', from);
+    const std::string app = apps.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+    if (app.empty()) throw WorkloadError("smartphone: empty app name in '" + apps + "'");
+    if (!find_smartphone_profile(app))
+      throw WorkloadError("smartphone: unknown app '" + app + "' (" + smartphone_app_names() + ")");
+    out.apps.push_back(app);
+    if (plus == std::string::npos) break;
+    from = plus + 1;
+  }
   OptionList opts(comma == std::string::npos ? std::string() : body.substr(comma + 1), "smartphone options");
   if (auto v = opts.take("count")) {
     out.count = parse_count("count", *v);
@@ -73,24 +81,19 @@ double smartphone_gap_ps(const SmartphoneAppModel& m, RandomGenerator& rng) {
 class SmartphoneWorkload::AppGenerator {
  public:
   AppGenerator(const SmartphoneAppModel& model, uint64_t seed, uint64_t first_block, uint64_t span_blocks,
-               double scale, uint32_t stream)
-      : model_(model), rng_(seed), first_(first_block), span_(span_blocks), scale_(scale), stream_(stream) {
+               uint32_t stream)
+      : model_(model), rng_(seed), first_(first_block), span_(span_blocks), stream_(stream) {
     history_.reserve(kHistory);
   }
 
   const SmartphoneAppModel& model() const { return model_; }
 
-  void next(BlockRequest& out) {
+  // The next request (arrival_ps left 0); returns the gap before it in ps, before
+  // scale (0 for the app's first request).
+  double next(BlockRequest& out) {
     out = BlockRequest();
     out.stream = stream_;
-    // Arrival: the first request at 0, then a burst gap or an idle gap.
-    if (started_) {
-      const double gap = smartphone_gap_ps(model_, rng_) * scale_ + frac_ps_;
-      const double whole = std::floor(gap);
-      frac_ps_ = gap - whole;
-      arrival_ps_ += static_cast<uint64_t>(whole);
-    }
-    out.arrival_ps = arrival_ps_;
+    const double gap = started_ ? smartphone_gap_ps(model_, rng_) : 0.0;
 
     const double u = rng_.next_double();
     const bool sequential = started_ && u < model_.sequential_fraction;
@@ -115,17 +118,15 @@ class SmartphoneWorkload::AppGenerator {
     out.op = write ? BlockOp::Write : BlockOp::Read;
     out.lba = first_ + start;
     out.blocks = blocks;
+    return gap;
   }
 
  private:
   const SmartphoneAppModel& model_;
   RandomGenerator rng_;
   uint64_t first_, span_;
-  double scale_;
   uint32_t stream_;
   bool started_ = false;
-  uint64_t arrival_ps_ = 0;
-  double frac_ps_ = 0;
   uint64_t prev_end_ = 0;
   bool prev_write_ = false;
   std::vector<uint64_t> history_;
@@ -204,7 +205,7 @@ SmartphoneAppModel make_smartphone_app_model(const SmartphoneAppProfile& p, uint
   const double target = p.temporal_pct / 100;
   m.reaccess_fraction = target;
   for (int round = 0; round < 4; ++round) {
-    SmartphoneWorkload::AppGenerator pilot(m, 0x5eed0002, 0, span_blocks, 1.0, 0);
+    SmartphoneWorkload::AppGenerator pilot(m, 0x5eed0002, 0, span_blocks, 0);
     const double got = measured_reaccess(pilot, pilot_requests);
     m.reaccess_fraction = std::clamp(m.reaccess_fraction + (target - got), 0.0, 1.0 - m.sequential_fraction);
   }
@@ -212,34 +213,65 @@ SmartphoneAppModel make_smartphone_app_model(const SmartphoneAppProfile& p, uint
 }
 
 SmartphoneWorkload::SmartphoneWorkload(const SmartphoneSpec& spec, uint64_t device_blocks) : spec_(spec) {
-  if (spec_.apps.size() != 1) throw WorkloadError("smartphone: expected one app");
-  const SmartphoneAppProfile* profile = find_smartphone_profile(spec_.apps[0]);
-  if (!profile) throw WorkloadError("smartphone: unknown app '" + spec_.apps[0] + "' (" + smartphone_app_names() + ")");
+  if (spec_.apps.empty()) throw WorkloadError("smartphone: no app");
+  // Each distinct app is one stream with its own span, one after the other from offset.
+  for (const std::string& app : spec_.apps) {
+    if (!find_smartphone_profile(app))
+      throw WorkloadError("smartphone: unknown app '" + app + "' (" + smartphone_app_names() + ")");
+    const auto known = std::find(streams_.begin(), streams_.end(), app);
+    visits_.push_back(static_cast<uint32_t>(known - streams_.begin()));
+    if (known == streams_.end()) streams_.push_back(app);
+  }
   const uint64_t span = spec_.span_bytes / kLogicalBlockBytes, first = spec_.offset_bytes / kLogicalBlockBytes;
-  if (device_blocks > 0 && (first > device_blocks || span > device_blocks - first))
-    throw WorkloadError("span: " + format_bytes(spec_.span_bytes) + " at offset " + format_bytes(spec_.offset_bytes) +
-                        " exceeds the device's " + format_bytes(device_blocks * kLogicalBlockBytes));
-  if (profile->max_kb * kKb > double(spec_.span_bytes))
-    throw WorkloadError("span: " + format_bytes(spec_.span_bytes) + " is smaller than " + profile->name +
-                        "'s largest request (" + format_bytes(uint64_t(profile->max_kb * kKb)) + ")");
-  model_ = std::make_unique<SmartphoneAppModel>(make_smartphone_app_model(*profile, spec_.count, span));
-  app_ = std::make_unique<AppGenerator>(*model_, spec_.seed, first, span, spec_.scale, 0);
-  limit_ = spec_.count ? spec_.count : model_->default_count;
+  const uint64_t total = span * streams_.size();
+  if (device_blocks > 0 && (first > device_blocks || total > device_blocks - first))
+    throw WorkloadError("span: " + (streams_.size() > 1 ? std::to_string(streams_.size()) + " apps x " : "") +
+                        format_bytes(spec_.span_bytes) +
+                        " at offset " + format_bytes(spec_.offset_bytes) + " exceeds the device's " +
+                        format_bytes(device_blocks * kLogicalBlockBytes));
+  for (uint32_t i = 0; i < streams_.size(); ++i) {
+    const SmartphoneAppProfile& profile = *find_smartphone_profile(streams_[i]);
+    if (profile.max_kb * kKb > double(spec_.span_bytes))
+      throw WorkloadError("span: " + format_bytes(spec_.span_bytes) + " is smaller than " + profile.name +
+                          "'s largest request (" + format_bytes(uint64_t(profile.max_kb * kKb)) + ")");
+    models_.push_back(std::make_unique<SmartphoneAppModel>(make_smartphone_app_model(profile, spec_.count, span)));
+    // Stream 0 keeps the plain seed, so a one-app spec is the same stream whatever follows.
+    uint64_t state = spec_.seed;
+    for (uint32_t k = 0; k < i; ++k) RandomGenerator::splitmix64(state);
+    apps_.push_back(std::make_unique<AppGenerator>(*models_.back(), i == 0 ? spec_.seed : state, first + i * span, span, i));
+  }
+  for (const uint32_t v : visits_) {
+    const uint64_t n = spec_.count ? spec_.count : models_[v]->default_count;
+    visit_limits_.push_back(n);
+    limit_ += n;
+  }
 }
 
 SmartphoneWorkload::~SmartphoneWorkload() = default;
 
-const SmartphoneAppModel& SmartphoneWorkload::model() const { return *model_; }
+const SmartphoneAppModel& SmartphoneWorkload::model(uint32_t stream) const { return *models_.at(stream); }
 
 bool SmartphoneWorkload::next(BlockRequest& out) {
-  if (issued_ >= limit_) return false;
-  app_->next(out);
+  while (visit_ < visits_.size() && in_visit_ >= visit_limits_[visit_]) {
+    ++visit_;
+    in_visit_ = 0;
+  }
+  if (visit_ >= visits_.size()) return false;
+  const double gap = apps_[visits_[visit_]]->next(out);
+  if (issued_ > 0) {
+    const double scaled = gap * spec_.scale + frac_ps_;
+    const double whole = std::floor(scaled);
+    frac_ps_ = scaled - whole;
+    arrival_ps_ += static_cast<uint64_t>(whole);
+  }
+  out.arrival_ps = arrival_ps_;
+  ++in_visit_;
   ++issued_;
   return true;
 }
 
 std::string SmartphoneWorkload::stream_name(uint32_t stream) const {
-  return stream < spec_.apps.size() ? spec_.apps[stream] : RequestSubmitter::stream_name(stream);
+  return stream < streams_.size() ? streams_[stream] : RequestSubmitter::stream_name(stream);
 }
 
 }  // namespace ufs

@@ -1,7 +1,12 @@
 // Synthetic smartphone traces from the per-app statistics of seed 002 (Zhou et al.,
 // IISWC'15; smartphone_profiles.h):
-//   smartphone:APP[,count=N,seed=S,scale=X,qd=N,span=SIZE,offset=SIZE]
-// One stream per app (named after it), open-loop arrivals. Per request:
+//   smartphone:APP[+APP...][,count=N,seed=S,scale=X,qd=N,span=SIZE,offset=SIZE]
+// One stream per app (named after it), open-loop arrivals. Several apps joined by
+// '+' are an app-switch scenario: the apps run one after the other (count requests
+// each, or each one's Table III number), each distinct app its own stream and its
+// own span (app k at offset + k x span); an app that comes back continues where it
+// left (same addresses, same recent history), as a relaunched app re-reads its
+// files. Per request:
 //  * op: write with Table III's write-request share; a sequential request keeps the
 //    op of the one it continues (a file read or appended in order);
 //  * size: RequestSizeSampler per op with Table III's mean read / write size, capped
@@ -85,17 +90,25 @@ class SmartphoneWorkload : public RequestSubmitter {
   std::string stream_name(uint32_t stream) const override;
 
   const SmartphoneSpec& spec() const { return spec_; }
-  const SmartphoneAppModel& model() const;
+  const SmartphoneAppModel& model(uint32_t stream = 0) const;
+  uint32_t stream_count() const { return static_cast<uint32_t>(streams_.size()); }
   uint64_t request_limit() const { return limit_; }
 
   class AppGenerator;
 
  private:
   SmartphoneSpec spec_;
-  std::unique_ptr<SmartphoneAppModel> model_;  // stable address: the generator refers to it
-  std::unique_ptr<AppGenerator> app_;
+  std::vector<std::string> streams_;                        // distinct apps, by stream id
+  std::vector<std::unique_ptr<SmartphoneAppModel>> models_;  // stable addresses: generators refer to them
+  std::vector<std::unique_ptr<AppGenerator>> apps_;
+  std::vector<uint32_t> visits_;        // the app sequence, as stream ids
+  std::vector<uint64_t> visit_limits_;  // requests per visit
+  size_t visit_ = 0;
+  uint64_t in_visit_ = 0;
   uint64_t limit_ = 0;
   uint64_t issued_ = 0;
+  uint64_t arrival_ps_ = 0;
+  double frac_ps_ = 0;
 };
 
 }  // namespace ufs

@@ -184,6 +184,10 @@ TEST_CASE("smartphone: bad specs name the problem", "[workload][smartphone]") {
   CHECK_THROWS_WITH(make_workload("smartphone:music,span=8g,offset=60g", kDevice64G),
                     Catch::StartsWith("span: 8 GiB at offset 60 GiB exceeds the device's 64 GiB"));
   CHECK_THROWS_AS(compute_trace_stats("smartphone:nope"), WorkloadError);
+  CHECK_THROWS_WITH(make_workload("smartphone:music+", kDevice64G), "smartphone: empty app name in 'music+'");
+  CHECK_THROWS_WITH(make_workload("smartphone:music+tiktok", kDevice64G), Catch::StartsWith("smartphone: unknown app 'tiktok'"));
+  CHECK_THROWS_WITH(make_workload("smartphone:music+twitter,span=40g", kDevice64G),
+                    Catch::StartsWith("span: 2 apps x 40 GiB at offset 0 B exceeds the device's 64 GiB"));
 }
 
 TEST_CASE("request sizes: the sampler reaches the asked mean and rejects unreachable ones", "[workload][smartphone]") {
@@ -203,4 +207,45 @@ TEST_CASE("request sizes: the sampler reaches the asked mean and rejects unreach
   CHECK_THROWS_AS(RequestSizeSampler(1.2, 0.5, 1.0, 100), WorkloadError);   // below 1 x 0.5 + 2 x 0.5
   CHECK_THROWS_AS(RequestSizeSampler(120, 0.5, 1.0, 100), WorkloadError);   // above the maximum
   CHECK_THROWS_AS(RequestSizeSampler(10, 1.5, 1.0, 100), WorkloadError);
+}
+
+TEST_CASE("smartphone: an app-switch scenario runs the apps in sequence as separate streams", "[workload][smartphone]") {
+  auto w = make_workload("smartphone:facebook+messaging+facebook+music,count=3000,span=1g,seed=4", kDevice64G);
+  REQUIRE(w.size() == 1);
+  const uint64_t span = (1ULL << 30) / 4096;
+  std::vector<BlockRequest> all;
+  BlockRequest r;
+  while (w[0]->next(r)) all.push_back(r);
+  REQUIRE(all.size() == 12000);
+  // Visits in order, each count requests, arrivals never going back.
+  const uint32_t expected_stream[] = {0, 1, 0, 2};
+  for (size_t i = 0; i < all.size(); ++i) {
+    INFO(i);
+    REQUIRE(all[i].stream == expected_stream[i / 3000]);
+    if (i > 0) REQUIRE(all[i].arrival_ps >= all[i - 1].arrival_ps);
+    // Each distinct app in its own span.
+    REQUIRE(all[i].lba >= all[i].stream * span);
+    REQUIRE(all[i].lba + all[i].blocks <= (all[i].stream + 1) * span);
+  }
+  CHECK(w[0]->stream_name(0) == "facebook");
+  CHECK(w[0]->stream_name(1) == "messaging");
+  CHECK(w[0]->stream_name(2) == "music");
+  // Coming back, facebook continues its own stream: it re-accesses addresses of its first visit.
+  std::unordered_set<uint64_t> first_visit;
+  for (size_t i = 0; i < 3000; ++i) first_visit.insert(all[i].lba);
+  size_t again = 0;
+  for (size_t i = 6000; i < 9000; ++i) again += first_visit.count(all[i].lba);
+  CHECK(again > 150);  // chance alone: about 3000 x 3000 / 262144 = 34
+  // Each visit keeps its app's statistics: messaging writes 97.3% of its requests.
+  size_t writes = 0;
+  for (size_t i = 3000; i < 6000; ++i) writes += all[i].op == BlockOp::Write;
+  CHECK(std::fabs(100.0 * writes / 3000 - 97.30) < 1.5);
+  // The first app's stream is the one-app stream with the same seed.
+  auto alone = make_workload("smartphone:facebook,count=3000,span=1g,seed=4", kDevice64G);
+  for (size_t i = 0; i < 3000; ++i) {
+    REQUIRE(alone[0]->next(r));
+    REQUIRE(r.lba == all[i].lba);
+    REQUIRE(r.arrival_ps == all[i].arrival_ps);
+  }
+  CHECK(make_workload_plan("smartphone:music+twitter", kDevice64G).expected_requests == 6913 + 13807);
 }
