@@ -30,15 +30,15 @@ const char* const kApps[] = {"booting", "movie", "music", "twitter", "facebook",
 
 double pct(uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; }
 
-// Mean response time over every completed request of a run, in ms.
-double mean_response_ms(const nlohmann::json& stats) {
+// Mean response time over every completed request of a run, in us.
+double mean_response_us(const nlohmann::json& stats) {
   double sum_us = 0, count = 0;
   for (const auto& [op, o] : stats.at("ops").items()) {
     const double n = o.value("count", 0.0);
     sum_us += n * o.value("mean", 0.0);
     count += n;
   }
-  return count > 0 ? sum_us / count / 1000.0 : 0.0;
+  return count > 0 ? sum_us / count : 0.0;
 }
 
 std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
@@ -65,7 +65,7 @@ std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
 
     const nlohmann::json run = ctx.run(app, {"--preset", "ufs31", "--precondition-fill", "4g", "--no-check",
                                              "--workload", spec});
-    rows.push_back({"mean response time", app, p.mean_response_ms, mean_response_ms(run), "ms", 0});
+    rows.push_back({"mean response time", app, 1000 * p.mean_response_ms, mean_response_us(run), "us", 0});
     rows.push_back({"met an idle device", app, p.nowait_pct, 100 * run.value("idle_arrival_fraction", 0.0), "%", 0});
   }
   return rows;
