@@ -26,6 +26,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       params_(params),
       geo_(geometry),
       blocks_(geometry),
+      wear_(params.wear_levelling, params.block_lifetime, params.wl_retirement_age, params.wl_age_variance),
       logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors()) * (1.0 - params.over_provisioning))),
       map_(logical_blocks_),
       spp_(geometry.sectors_per_page()),
@@ -87,6 +88,20 @@ std::string DeviceFirmware::debug_state() const {
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     const GcState& g = gc_[d];
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
+    uint32_t closed = 0, fewest = ~0u, busy = 0, bad = 0, open = 0;
+    const uint32_t per_die = geo_.planes_per_die * geo_.blocks_per_plane;
+    for (uint32_t b = d * per_die; b < (d + 1) * per_die; ++b) {
+      const BlockInfo& i = blocks_.info(b);
+      bad += i.state == BlockState::Bad;
+      open += i.state == BlockState::Open;
+      if (i.state != BlockState::Closed) continue;
+      ++closed;
+      busy += i.programs_in_flight != 0;
+      fewest = std::min(fewest, i.valid);
+    }
+    out += ", closed " + std::to_string(closed) + " (fewest valid " + std::to_string(fewest) + ", " +
+           std::to_string(busy) + " with programs in flight), open " + std::to_string(open) + ", bad " +
+           std::to_string(bad);
     if (g.active) {
       const BlockInfo& v = blocks_.info(g.victim);
       out += ", GC victim " + std::to_string(g.victim) + " valid " + std::to_string(v.valid) + " cursor " +
@@ -643,23 +658,26 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
 bool DeviceFirmware::place_unit(Unit& u) {
   const uint32_t dies = geo_.dies();
   const uint32_t pages = geo_.pages_per_block;
+  const bool fixed = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold || u.gc_privilege;
   for (uint32_t k = 0; k < dies; ++k) {
     const uint32_t rotor = u.stream == WriteStream::Map ? next_map_die_ : next_die_;
-    const bool fixed = u.stream == WriteStream::Gc || u.gc_privilege;
-    const uint32_t die = fixed ? u.die : (rotor + k) % dies;
+    // GC work goes to its own die (u.die stays that die); only when a failed program or
+    // erase left that die without a block does it spill onto another die's spare.
+    const uint32_t die = fixed ? (u.die + k) % dies : (rotor + k) % dies;
     uint32_t& open = blocks_.open_block(die, u.stream);
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
-      if (!fixed && blocks_.free_blocks(die) <= 1) { gc_check(die); continue; }
+      const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
+      if (blocks_.free_blocks(die) <= reserve) { if (!fixed) gc_check(die); continue; }
       open = blocks_.take_free_block(die);
-      if (open == BlockManager::kNoBlock) { if (fixed) return false; continue; }
+      if (open == BlockManager::kNoBlock) continue;
       blocks_.info(open).holds_map = u.stream == WriteStream::Map;
       gc_check(die);
     }
     BlockInfo& b = blocks_.info(open);
     u.block = open;
     u.page = b.next_page;
-    u.die = die;
+    if (!fixed) u.die = die;
     b.next_page += params_.program_pages;
     ++b.programs_in_flight;
     b.last_write_ps = hal_.now_ps();
@@ -697,14 +715,15 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   if (status != FlashStatus::Ok) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     ++stats_.program_failures;
-    uint32_t& open = blocks_.open_block(u.die, u.stream);
+    const uint32_t failed_die = blocks_.die_of_block(u.block);
+    uint32_t& open = blocks_.open_block(failed_die, u.stream);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
     u.state = UnitState::Sealed;
     u.block = BlockManager::kNoBlock;
     try_program_unit(unit);
-    gc_check(u.die);
+    gc_check(failed_die);
     return;
   }
   hal_.l2p_sram_access(4 * unit_sectors_, true);
@@ -749,7 +768,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     if (t.kind == TagKind::Sync && --t.sync_pending == 0) respond_good(tag, t.lun);
   }
   const uint32_t die = u.die;
-  const bool gc_unit = u.stream == WriteStream::Gc;
+  const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
   release_unit(unit);
   if (gc_unit) maybe_erase_victim(die);
 }
@@ -774,7 +793,17 @@ void DeviceFirmware::gc_check(uint32_t die) {
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
   const uint32_t max_valid = blocks_.sectors_per_block() - unit_sectors_;
-  const uint32_t victim = blocks_.pick_victim(die, params_.gc_victim == "cost-benefit", hal_.now_ps(), max_valid);
+  std::function<bool(uint32_t)> allow;
+  if (wear_.rate_limits())
+    allow = [this](uint32_t block) {
+      const bool ok = wear_.may_clean(blocks_, block, double(hal_.random64() >> 11) * 0x1.0p-53);
+      stats_.wl_rate_limited += !ok;
+      return ok;
+    };
+  const bool cost_benefit = params_.gc_victim == "cost-benefit";
+  uint32_t victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, allow);
+  // Rate limiting only slows the wear of old blocks: it may not stop the device.
+  if (victim == BlockManager::kNoBlock && allow) victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid);
   if (victim == BlockManager::kNoBlock) return;
   ++stats_.gc_victims;
   g = GcState{};
@@ -793,7 +822,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
   const uint32_t base = g.victim * spb;
   while (g.cursor < spb) {
     if (g.unit == kNone) {
-      g.unit = allocate_unit(WriteStream::Gc, true);
+      g.unit = allocate_unit(g.stream, true);
       if (g.unit == kNone) {
         if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
           gc_unit_waiters_.push_back(die);
@@ -883,11 +912,32 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
   if (status != FlashStatus::Ok || b.retire_after_gc) {
     if (status != FlashStatus::Ok) ++stats_.erase_failures;
     blocks_.retire_block(block);
-  } else {
+  }
+  uint32_t cold = BlockManager::kNoBlock;
+  if (status == FlashStatus::Ok && !b.retire_after_gc) {
     ++stats_.erases;
-    blocks_.return_erased_block(block);
+    stats_.expired_blocks += wear_.expired(b.erase_count + 1) && !wear_.expired(b.erase_count);
+    // Migration: a worn block takes the cold data of a young one, which joins the pool instead.
+    uint32_t& cold_open = blocks_.open_block(die, WriteStream::Cold);
+    if (wear_.wants_cold_data(blocks_, block) &&
+        (cold_open == BlockManager::kNoBlock || blocks_.info(cold_open).programs_in_flight == 0))
+      cold = wear_.pick_cold_block(blocks_, block);
+    blocks_.return_erased_block(block, cold == BlockManager::kNoBlock);
+    if (cold != BlockManager::kNoBlock) {
+      if (cold_open != BlockManager::kNoBlock) blocks_.info(cold_open).state = BlockState::Closed;  // the last one's rest
+      cold_open = block;
+    }
   }
   gc_[die] = GcState{};
+  if (cold != BlockManager::kNoBlock) {  // before anything else can start a GC on this die
+    ++stats_.wl_migrations;
+    GcState& g = gc_[die];
+    g.active = true;
+    g.victim = cold;
+    g.stream = WriteStream::Cold;
+    blocks_.info(cold).state = BlockState::Victim;
+    gc_fill(die);
+  }
   // Space came back: units waiting for a die go first, then maybe more GC.
   for (size_t n = program_waiters_.size(); n > 0; --n) {
     const uint32_t unit = program_waiters_.front();
@@ -1170,12 +1220,13 @@ void DeviceFirmware::map_unit_programmed(uint32_t unit, FlashStatus status) {
   --b.programs_in_flight;
   if (status != FlashStatus::Ok) {  // grown bad block: the pages are still in SRAM, program them elsewhere
     ++stats_.program_failures;
-    uint32_t& open = blocks_.open_block(mu.die, WriteStream::Map);
+    const uint32_t failed_die = blocks_.die_of_block(mu.block);
+    uint32_t& open = blocks_.open_block(failed_die, WriteStream::Map);
     if (open == mu.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;
     b.retire_after_gc = true;
     program_map_unit(unit);
-    gc_check(mu.die);
+    gc_check(failed_die);
     return;
   }
   for (uint32_t p = 0; p < mu.pages.size(); ++p) {

@@ -15,6 +15,7 @@
 #include "ftl/map_cache.h"
 #include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
+#include "ftl/wear_leveller.h"
 #include "hal/hal.h"
 #include "scsi/scsi_command.h"
 
@@ -55,6 +56,10 @@ struct FirmwareStats {
   uint64_t recovery_torn_pages = 0;   // pages cut mid-program (read back uncorrectable)
   uint64_t recovered_lbas = 0;        // LBAs mapped again from what the scan found
   uint64_t recovery_ps = 0;           // power-up to ready (last recovery)
+  // Wear levelling
+  uint64_t wl_rate_limited = 0;       // victim candidates passed over by rate limiting
+  uint64_t wl_migrations = 0;         // cold blocks moved into worn blocks
+  uint64_t expired_blocks = 0;        // blocks whose erase count reached block_lifetime
 };
 
 class DeviceFirmware : public FirmwareEvents {
@@ -167,6 +172,7 @@ class DeviceFirmware : public FirmwareEvents {
     uint32_t unit = kNone;       // GC unit being filled
     uint32_t reads_in_flight = 0;
     bool erasing = false;
+    WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
   };
   struct GcRead {
     uint32_t unit = 0;
@@ -234,6 +240,7 @@ class DeviceFirmware : public FirmwareEvents {
   FirmwareParams params_;
   FlashGeometry geo_;
   BlockManager blocks_;
+  WearLeveller wear_;
   uint64_t logical_blocks_;
   L2pMap map_;
   uint32_t spp_;

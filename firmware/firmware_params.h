@@ -25,6 +25,12 @@ struct FirmwareParams {
   uint32_t gc_stop_free_blocks = 5;     // per die: stop GC at this many free blocks
   std::string gc_victim = "greedy";     // greedy | cost-benefit
 
+  // Wear levelling (Agrawal et al. 2008, section 3.6; see ftl/wear_leveller.h)
+  std::string wear_levelling = "off";   // off (greedy only) | rate-limit | migration (rate limiting + cold-data migration)
+  uint32_t block_lifetime = 0;          // erase cycles a block lasts (0: endurance not modelled)
+  double wl_retirement_age = 0.85;      // migrate cold data into a block below this fraction of the mean remaining life
+  double wl_age_variance = 0.20;        // rate-limit cleaning of blocks below (1 - this) of the mean remaining life
+
   // CPU cycles per firmware step (see the preset for where the numbers come from)
   uint32_t cycles_command_decode = 1200;   // UPIU fetch + CDB decode + dispatch
   uint32_t cycles_map_lookup = 250;        // per logical block looked up
@@ -51,6 +57,10 @@ struct FirmwareParams {
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
     b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
+    b("wear_levelling", wear_levelling, "", "off (greedy only) | rate-limit | migration (rate limiting + cold-data migration), Agrawal et al. 2008");
+    b("block_lifetime", block_lifetime, "cycles", "erase cycles a block lasts, for wear levelling and expired-block counts (0: not modelled)");
+    b("wl_retirement_age", wl_retirement_age, "fraction", "migrate cold data into a block whose remaining life is below this fraction of the mean");
+    b("wl_age_variance", wl_age_variance, "fraction", "rate-limit cleaning a block whose remaining life is below (1 - this) of the mean");
     b("cycles_command_decode", cycles_command_decode, "cycles", "UPIU fetch, CDB decode and dispatch");
     b("cycles_map_lookup", cycles_map_lookup, "cycles", "L2P lookup per logical block");
     b("cycles_map_update", cycles_map_update, "cycles", "L2P update per logical block");
@@ -74,6 +84,11 @@ struct FirmwareParams {
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
     if (gc_stop_free_blocks <= gc_start_free_blocks) return "gc_stop_free_blocks: must be above gc_start_free_blocks";
     if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
+    if (wear_levelling != "off" && wear_levelling != "rate-limit" && wear_levelling != "migration")
+      return "wear_levelling: must be off, rate-limit or migration";
+    if (wear_levelling != "off" && block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";
+    if (wl_retirement_age <= 0 || wl_retirement_age > 1) return "wl_retirement_age: must be within 0..1";
+    if (wl_age_variance < 0 || wl_age_variance >= 1) return "wl_age_variance: must be within 0..1 (excluded)";
     return "";
   }
 };

@@ -74,9 +74,9 @@ uint32_t BlockManager::take_free_block(uint32_t die) {
   return block;
 }
 
-void BlockManager::return_erased_block(uint32_t block) {
+void BlockManager::return_erased_block(uint32_t block, bool to_pool) {
   BlockInfo& b = blocks_[block];
-  b.state = BlockState::Free;
+  b.state = to_pool ? BlockState::Free : BlockState::Open;
   b.valid = 0;
   b.next_page = 0;
   b.valid_bits.reset();  // an erased block costs no bitmap memory
@@ -84,7 +84,7 @@ void BlockManager::return_erased_block(uint32_t block) {
   b.holds_map = false;
   ++b.erase_count;
   ++total_erases_;
-  free_[die_of_block(block)].push_back(block);
+  if (to_pool) free_[die_of_block(block)].push_back(block);
 }
 
 void BlockManager::retire_block(uint32_t block) {
@@ -92,7 +92,8 @@ void BlockManager::retire_block(uint32_t block) {
   ++bad_blocks_;
 }
 
-uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid) const {
+uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
+                                   const std::function<bool(uint32_t)>& allow) const {
   uint32_t best = kNoBlock;
   double best_score = -1.0;
   const uint32_t first = die * blocks_per_die_;
@@ -107,7 +108,7 @@ uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now
     } else {
       score = 1.0 - u;
     }
-    if (score > best_score) { best_score = score; best = block; }
+    if (score > best_score && (!allow || allow(block))) { best_score = score; best = block; }
   }
   return best;
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 #include "hal/flash_types.h"
@@ -12,9 +13,10 @@
 namespace ufs {
 
 enum class BlockState : uint8_t { Free, Open, Closed, Victim, Bad };
-// Open blocks per stream: host data, GC-moved (cold) data, and map pages kept apart.
-enum class WriteStream : uint8_t { Host = 0, Gc = 1, Map = 2 };
-constexpr uint32_t kWriteStreams = 3;
+// Open blocks per stream: host data, GC-moved (cold) data, and map pages kept apart;
+// Cold: data a wear-levelling migration moves into a worn block.
+enum class WriteStream : uint8_t { Host = 0, Gc = 1, Map = 2, Cold = 3 };
+constexpr uint32_t kWriteStreams = 4;
 
 struct BlockInfo {
   BlockState state = BlockState::Free;
@@ -59,7 +61,9 @@ class BlockManager {
   // Free blocks per die
   uint32_t free_blocks(uint32_t die) const { return static_cast<uint32_t>(free_[die].size()); }
   uint32_t take_free_block(uint32_t die);      // kNoBlock when none
-  void return_erased_block(uint32_t block);
+  // An erased block goes back to its die's free list, or (to_pool false) stays out of it
+  // and becomes the caller's open block.
+  void return_erased_block(uint32_t block, bool to_pool = true);
   void retire_block(uint32_t block);           // grown bad block
   // After a power-loss recovery set the blocks' states: free lists again hold exactly
   // the blocks in state Free, in the usual plane-interleaved order.
@@ -70,7 +74,9 @@ class BlockManager {
 
   // Victim choice among closed blocks of a die with at most max_valid valid sectors;
   // kNoBlock when none is worth cleaning.
-  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid) const;
+  // `allow` (may be empty) can veto a candidate (wear levelling's rate limiting).
+  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
+                       const std::function<bool(uint32_t)>& allow = {}) const;
 
   uint64_t total_erases() const { return total_erases_; }
   uint32_t bad_blocks() const { return bad_blocks_; }

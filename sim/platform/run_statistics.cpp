@@ -1,5 +1,7 @@
 #include "platform/run_statistics.h"
 #include "platform/ufs_platform.h"
+#include <algorithm>
+#include <cmath>
 
 namespace ufs {
 
@@ -122,6 +124,30 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["gc_moved_sectors"] = f.gc_moved_sectors;
   ftl["erases"] = f.erases;
   ftl["program_failures"] = f.program_failures;
+  ftl["erase_failures"] = f.erase_failures;
+  ftl["bad_blocks"] = p.firmware().blocks().bad_blocks();
+  {
+    // Wear: erase counts over the blocks still in use (Agrawal et al.'s table 7 columns).
+    const BlockManager& bm = p.firmware().blocks();
+    double sum = 0, sum2 = 0;
+    uint32_t n = 0, lo = ~0u, hi = 0;
+    for (uint32_t b = 0; b < bm.block_count(); ++b) {
+      if (bm.info(b).state == BlockState::Bad) continue;
+      const uint32_t e = bm.info(b).erase_count;
+      sum += e; sum2 += double(e) * e; ++n;
+      lo = std::min(lo, e); hi = std::max(hi, e);
+    }
+    json wear;
+    const double mean = n ? sum / n : 0.0;
+    wear["erase_count_mean"] = mean;
+    wear["erase_count_stddev"] = n ? std::sqrt(std::max(0.0, sum2 / n - mean * mean)) : 0.0;
+    wear["erase_count_min"] = n ? lo : 0;
+    wear["erase_count_max"] = hi;
+    wear["expired_blocks"] = f.expired_blocks;
+    wear["rate_limited_candidates"] = f.wl_rate_limited;
+    wear["migrations"] = f.wl_migrations;
+    ftl["wear"] = wear;
+  }
   ftl["write_amplification"] = p.firmware().write_amplification();
   ftl["check_conditions"] = f.check_conditions;
   ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
