@@ -193,7 +193,7 @@ RunResult run_simulation(const RunOptions& o) {
   const uint64_t capacity = platform->firmware().logical_blocks();
 
   if (o.precondition_fill_bytes) {
-    const uint64_t blocks = o.precondition_fill_bytes / kSectorBytes;
+    const uint64_t blocks = o.precondition_fill_bytes == kFillWholeDevice ? capacity : o.precondition_fill_bytes / kSectorBytes;
     if (blocks > capacity)
       throw ConfigError("precondition fill of " + std::to_string(o.precondition_fill_bytes) +
                         " bytes exceeds the device's " + std::to_string(capacity * kSectorBytes) + " bytes");
@@ -221,7 +221,8 @@ RunResult run_simulation(const RunOptions& o) {
     measured.push_back(std::make_unique<DeadlineSubmitter>(std::move(s), &deadline, &workload_error,
                                                           config.firmware.max_transfer_blocks, &measured_base));
   if (o.precondition_fill_bytes && stats.scoreboard())
-    stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes / kSectorBytes);
+    stats.scoreboard()->mark_preconditioned(0, o.precondition_fill_bytes == kFillWholeDevice
+                                                   ? capacity : o.precondition_fill_bytes / kSectorBytes);
   const uint64_t spo_ps = power_off_time(config.fault, plan.runtime_ps);
   if (spo_ps && stats.scoreboard()) stats.scoreboard()->track_durability();
   platform->host.set_observer(&stats);

@@ -10,12 +10,14 @@
 
 namespace ufs {
 
+constexpr uint64_t kFillWholeDevice = ~0ull;
+
 struct RunOptions {
   std::string preset = "ufs31";
   std::vector<std::string> sets;          // --set key=value
   std::string workload;                   // synthetic spec or trace:FORMAT:PATH[,opts]
   std::string precondition_workload;      // played before the measured workload (not measured)
-  uint64_t precondition_fill_bytes = 0;   // functional fill of LBA [0, bytes) before the run
+  uint64_t precondition_fill_bytes = 0;   // functional fill of LBA [0, bytes) before the run (kFillWholeDevice: all)
   bool check_data = true;                 // scoreboard on
   std::string out_dir;                    // empty: no run folder
   bool progress = true;                   // progress line on a terminal
