@@ -61,6 +61,10 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     map_units_.resize(6);
     map_relocations_.resize(geometry.dies());
   }
+  if (params.hpb.enabled) {
+    hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
+    map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
+  }
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -126,6 +130,7 @@ void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
   r.asc = asc_code;
   r.residual = c.expected_length;
   tags_[c.tag].kind = TagKind::Idle;
+  if (hpb_) hpb_->on_response(r);
   hal_.send_response(r);
 }
 
@@ -136,6 +141,7 @@ void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
   r.lun = lun;
   r.status = scsi_status::kGood;
   tags_[tag].kind = TagKind::Idle;
+  if (hpb_) hpb_->on_response(r);  // device control mode recommendations ride on responses
   hal_.send_response(r);
 }
 
@@ -162,6 +168,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
     return;
   }
   if (recovery_) { fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
+  if (hpb_ && HpbDevice::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
   const ScsiCommand s = decode_cdb(c.cdb);
   if (s.invalid_asc) { fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
   switch (s.op) {
@@ -241,10 +248,11 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 
 // ---------------------------------------------------------------- reads
 
-void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s) {
+void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s, bool hpb) {
   TagState& t = tags_[c.tag];
   t = TagState{};
   t.kind = TagKind::Read;
+  t.hpb = hpb;
   t.lun = c.lun;
   t.lba = s.lba;
   t.blocks = s.blocks;
@@ -275,26 +283,18 @@ void DeviceFirmware::stage_read_segments(uint8_t tag) {
     ++t.segments;
     t.segment_ids[t.segment_ids[0] == kNone ? 0 : 1] = seg;
 
+    // HPB: the verified entries replace the lookups, unless the map changed meanwhile.
+    if (t.hpb && !hpb_->still_fresh(tag)) t.hpb = false;
     // Map pages first: a lookup whose page is not in SRAM waits for its load from NAND.
-    if (map_cache_) {
+    if (map_cache_ && !t.hpb) {
       const uint32_t first = map_page_of(t.lba + g.first_block), last = map_page_of(t.lba + g.first_block + n - 1);
       for (uint32_t mp = first; mp <= last; ++mp) {
         if (map_cache_->resident(mp)) { map_cache_->touch(mp); ++stats_.map_read_hits; continue; }
         ++stats_.map_read_misses;
+        if (hpb_) hpb_->on_map_miss(uint64_t(mp) * entries_per_map_page_);
         hal_.charge_cycles(params_.cycles_map_miss);
         if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); continue; }  // nothing on NAND yet
-        if (map_load_waiters_[mp].empty()) {
-          FlashOp op;
-          op.opcode = FlashOpcode::Read;
-          op.address = blocks_.address_of(blocks_.block_of(map_dir_[mp]), blocks_.page_of(map_dir_[mp]));
-          op.sector_count = spp_;
-          op.buffer_address = kL2pSramBase;
-          op.priority = uint8_t(params_.map_read_priority);
-          op.cookie = cookie(OpKind::MapLoad, mp);
-          hal_.charge_cycles(params_.cycles_flash_submit);
-          hal_.submit_flash(op);
-          ++stats_.map_loads;
-        }
+        if (map_load_waiters_[mp].empty()) issue_map_load(mp);
         map_load_waiters_[mp].push_back(seg);
         ++g.map_wait;
       }
@@ -302,6 +302,19 @@ void DeviceFirmware::stage_read_segments(uint8_t tag) {
     }
     submit_segment_reads(seg);
   }
+}
+
+void DeviceFirmware::issue_map_load(uint32_t page) {
+  FlashOp op;
+  op.opcode = FlashOpcode::Read;
+  op.address = blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page]));
+  op.sector_count = spp_;
+  op.buffer_address = kL2pSramBase;
+  op.priority = uint8_t(params_.map_read_priority);
+  op.cookie = cookie(OpKind::MapLoad, page);
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+  ++stats_.map_loads;
 }
 
 // Look every block of a staged segment up; merge consecutive sectors of one physical page into one read.
@@ -316,7 +329,7 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t lba = t.lba + g.first_block + i;
     hal_.charge_cycles(params_.cycles_map_lookup);
-    const uint32_t e = map_.get(lba);
+    const uint32_t e = t.hpb ? hpb_->resolved_ppa(g.tag, g.first_block + i) : map_.get(lba);
     const uint64_t dst = slot_address(g.slot + i);
     if (e == L2pMap::kUnmapped) {
       ++stats_.read_unmapped;
@@ -379,6 +392,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   TagState& t = tags_[tag];
   if (token & kControlToken) { respond_good(tag, t.lun); return; }
+  if (token & HpbDevice::kToken) { hpb_->on_data_in_done(tag); return; }
   ReadSegment& g = segments_[token];
   read_area_.release(g.slot, g.blocks);
   g.busy = false;
@@ -445,6 +459,7 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   TagState& t = tags_[tag];
   if (token & kControlToken) { finish_unmap(tag); return; }
+  if (token & HpbDevice::kToken) { hpb_->on_data_out_done(tag); return; }
   const uint32_t unit = uint32_t(token & 0xFFFFF);
   const uint32_t pos = uint32_t((token >> 20) & 0xFFFFF);
   const uint32_t count = uint32_t(token >> 40);
@@ -965,6 +980,7 @@ void DeviceFirmware::on_power_up() {
   }
   hal_.write_crypto_register(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit);
   ++stats_.session_keys_loaded;
+  if (hpb_) hpb_->on_power_up();
   if (recover_on_power_up_) {
     recover_on_power_up_ = false;
     recovery_start_ps_ = hal_.now_ps();
@@ -1063,11 +1079,11 @@ void DeviceFirmware::finish_recovery() {
   for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
 }
 
-// HPB READ verification and READ BUFFER signing consume these (HPB, issue 7);
-// until then the firmware only accounts for them.
+// HPB READ verification and READ BUFFER signing results go to the HPB device.
 void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
   ++stats_.crypto_results;
   if (!result.valid) ++stats_.crypto_rejected;
+  if (hpb_) hpb_->on_crypto_done(result);
 }
 
 // ---------------------------------------------------------------- L2P map cache
@@ -1096,8 +1112,12 @@ void DeviceFirmware::map_load_done(uint32_t page) {
   install_map_page(page, true);
   std::vector<uint32_t> waiting;
   waiting.swap(map_load_waiters_[page]);
-  for (uint32_t seg : waiting)
+  bool hpb_waiting = false;
+  for (uint32_t seg : waiting) {
+    if (seg == kNone) { hpb_waiting = true; continue; }  // a READ BUFFER waits for it
     if (--segments_[seg].map_wait == 0) submit_segment_reads(seg);
+  }
+  if (hpb_waiting) hpb_->on_map_page_loaded();
 }
 
 // A page waits once: its write-back programs whatever the page holds by then.

@@ -17,6 +17,7 @@
 #include "ftl/slot_allocator.h"
 #include "ftl/wear_leveller.h"
 #include "hal/hal.h"
+#include "hpb/hpb_device.h"
 #include "scsi/scsi_command.h"
 
 namespace ufs {
@@ -62,7 +63,7 @@ struct FirmwareStats {
   uint64_t expired_blocks = 0;        // blocks whose erase count reached block_lifetime
 };
 
-class DeviceFirmware : public FirmwareEvents {
+class DeviceFirmware : public FirmwareEvents, private HpbFtl {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -88,6 +89,8 @@ class DeviceFirmware : public FirmwareEvents {
   const FirmwareStats& stats() const { return stats_; }
   const BlockManager& blocks() const { return blocks_; }
   const L2pMap& map() const { return map_; }
+  const HpbDevice* hpb() const { return hpb_.get(); }  // null when HPB is off
+  HpbDevice* hpb() { return hpb_.get(); }
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
@@ -130,6 +133,7 @@ class DeviceFirmware : public FirmwareEvents {
     uint32_t out_requests = 0; // Write: READY TO TRANSFER requests in flight
     uint32_t control_bytes = 0;
     bool waiting = false;      // queued for buffer space
+    bool hpb = false;          // Read: PPAs come from a verified HPB entry (no map lookup)
   };
 
   // ---- program units: unit_sectors_ slots programmed together on one die
@@ -185,7 +189,7 @@ class DeviceFirmware : public FirmwareEvents {
   void fail(const HostCommand& c, uint8_t key, uint8_t asc_code);
   void respond_good(uint8_t tag, uint8_t lun);
   void send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc);
-  void start_read(const HostCommand& c, const ScsiCommand& s);
+  void start_read(const HostCommand& c, const ScsiCommand& s, bool hpb = false);
   void stage_read_segments(uint8_t tag);
   void segment_ready(uint32_t seg);
   void send_ready_segments(uint8_t tag);
@@ -236,6 +240,17 @@ class DeviceFirmware : public FirmwareEvents {
   void maybe_erase_victim(uint32_t die);
   void erase_done(uint32_t block, FlashStatus status);
 
+  // HpbFtl (device_firmware_hpb.cpp)
+  uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
+  uint32_t hpb_mapping(uint64_t lba) const override;
+  void hpb_claim_tag(uint8_t tag, uint8_t lun) override;
+  void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc_code) override { fail(c, key, asc_code); }
+  void hpb_respond(uint8_t tag, uint8_t lun) override { respond_good(tag, lun); }
+  void hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) override;
+  bool hpb_map_page_ready(uint64_t lba) override;
+  uint64_t hpb_map_page_entries() const override { return entries_per_map_page_; }
+  void issue_map_load(uint32_t page);
+
   Hal& hal_;
   FirmwareParams params_;
   FlashGeometry geo_;
@@ -278,6 +293,7 @@ class DeviceFirmware : public FirmwareEvents {
   std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
   uint64_t recovery_start_ps_ = 0;
   FirmwareStats stats_;
+  std::unique_ptr<HpbDevice> hpb_;               // null: HPB off
 };
 
 }  // namespace ufs

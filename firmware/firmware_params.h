@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include "hpb/hpb_params.h"
 
 namespace ufs {
 
@@ -44,6 +45,8 @@ struct FirmwareParams {
   uint32_t cycles_write_command = 0;       // per write command: cache admission, overlap and ordering checks
   uint32_t cycles_gc_per_sector = 150;     // GC bookkeeping per valid sector moved
   uint32_t cycles_map_miss = 800;          // map cache miss: choose a victim, issue the load, install
+
+  HpbDeviceParams hpb;                     // bound on its own as the "hpb" section
 
   template <class B>
   void bind(B& b) {

@@ -8,6 +8,14 @@
 
 namespace ufs {
 
+// Told of every mapping change (HPB dirty tracking: host writes, UNMAP, GC and
+// wear-levelling moves all go through L2pMap::set).
+class L2pObserver {
+ public:
+  virtual ~L2pObserver() = default;
+  virtual void on_map_change(uint64_t lba) = 0;
+};
+
 class L2pMap {
  public:
   static constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
@@ -21,6 +29,7 @@ class L2pMap {
     return chunk ? chunk[lba % kEntriesPerChunk] : kUnmapped;
   }
   void set(uint64_t lba, uint32_t value);
+  void set_observer(L2pObserver* observer) { observer_ = observer; }
 
   static bool is_cached(uint32_t e) { return e != kUnmapped && (e & kCachedFlag); }
   static bool is_physical(uint32_t e) { return !(e & kCachedFlag); }  // kUnmapped has the flag set
@@ -34,6 +43,7 @@ class L2pMap {
   uint64_t logical_blocks_;
   std::vector<std::unique_ptr<uint32_t[]>> chunks_;
   uint64_t chunks_allocated_ = 0;
+  L2pObserver* observer_ = nullptr;
 };
 
 }  // namespace ufs

@@ -9,6 +9,7 @@
 #include <map>
 #include <queue>
 #include <vector>
+#include "crypto/hpb_entry_codec.h"
 #include "device_firmware.h"
 #include "hal/hal.h"
 
@@ -85,8 +86,11 @@ class FakePlatform : public Hal, public FlashBackdoor {
   }
   void send_data_in(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override {
     if (addr >= kByteRegionBase) {
-      auto& v = done_bytes_[tag];
-      v.assign(bytes_.begin() + (addr - kByteRegionBase), bytes_.begin() + (addr - kByteRegionBase) + bytes);
+      auto& v = done_bytes_[tag];  // a new command's data starts at offset 0
+      if (offset == 0) v.clear();
+      if (v.size() < size_t(offset) + bytes) v.resize(size_t(offset) + bytes);
+      std::copy(bytes_.begin() + (addr - kByteRegionBase), bytes_.begin() + (addr - kByteRegionBase) + bytes,
+                v.begin() + offset);
     } else {
       auto& v = host_in_[tag];
       for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) v[offset / kSectorBytes + i] = buffer_[addr / kSectorBytes + i];
@@ -106,8 +110,41 @@ class FakePlatform : public Hal, public FlashBackdoor {
     for (uint32_t i = 0; i < bytes / kSectorBytes; ++i) buffer_[a / kSectorBytes + i] = SectorStamp{};
   }
   void l2p_sram_access(uint32_t, bool) override {}
-  void submit_crypto(const HpbCryptoJob& job) override { crypto_jobs_.push_back(job); }
-  void write_crypto_register(uint32_t offset, uint32_t value) override { crypto_regs_.emplace_back(offset, value); }
+  // Crypto jobs are recorded; with crypto_on they are also answered by the reference
+  // codec (rtl/README.md's scheme) under the key the firmware committed, 100 ns later.
+  void submit_crypto(const HpbCryptoJob& job) override {
+    if (!crypto_on) { crypto_jobs_.push_back(job); return; }
+    ++crypto_job_count_;
+    HpbCryptoResult r;
+    r.kind = job.kind;
+    r.cookie = job.cookie;
+    r.entry = job.entry;
+    if (!key_valid_) r.status = HpbCryptoStatus::NoKey;
+    else if (job.lba >> kHpbCryptoLbaBits) r.status = HpbCryptoStatus::LbaRange;
+    else if (job.kind == HpbCryptoJob::Sign) {
+      r.entry = codec_.sign(job.lun, job.generation, job.lba, job.ppn);
+      r.ppn = job.ppn;
+      r.status = HpbCryptoStatus::Ok;
+    } else {
+      uint32_t ppn = 0;
+      r.status = codec_.verify(job.lun, job.generation, job.lba, job.entry, &ppn) ? HpbCryptoStatus::Ok
+                                                                                 : HpbCryptoStatus::TagMismatch;
+      r.ppn = r.status == HpbCryptoStatus::Ok ? ppn : 0;
+    }
+    r.valid = r.status == HpbCryptoStatus::Ok;
+    post(now_ps() + 100'000, [this, r] { fw_->on_crypto_done(r); });
+  }
+  void write_crypto_register(uint32_t offset, uint32_t value) override {
+    crypto_regs_.emplace_back(offset, value);
+    if (offset >= hpb_crypto_reg::kKey0 && offset < hpb_crypto_reg::kKey0 + 16) {
+      const uint32_t w = (offset - hpb_crypto_reg::kKey0) / 4;
+      for (uint32_t b = 0; b < 4; ++b) key_stage_[4 * w + b] = uint8_t(value >> (24 - 8 * b));
+    }
+    if (offset == hpb_crypto_reg::kCtrl && (value & hpb_crypto_reg::kCtrlKeyCommit)) {
+      codec_.set_key(key_stage_);
+      key_valid_ = true;
+    }
+  }
   uint64_t random64() override { return rng_state_ = rng_state_ * 6364136223846793005ull + 1442695040888963407ull; }
   void set_timer(uint64_t delay, uint64_t cookie) override {
     post(now_ps() + delay, [this, cookie] { fw_->on_timer(cookie); });
@@ -182,6 +219,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<HpbCryptoJob> crypto_jobs_;
   std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;
   uint64_t rng_state_ = 1;
+  bool crypto_on = false;
+  uint64_t crypto_job_count_ = 0;
   uint64_t now() const { return now_; }
 
  private:
@@ -203,6 +242,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::map<uint8_t, std::vector<SectorStamp>> host_out_;
   std::map<uint8_t, std::vector<uint8_t>> host_out_bytes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  AesKey key_stage_{};
+  HpbEntryCodec codec_;
+  bool key_valid_ = false;
   uint64_t now_ = 0, charged_ = 0, seq_ = 0;
 };
 
