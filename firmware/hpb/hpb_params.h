@@ -13,7 +13,7 @@ struct HpbDeviceParams {
   std::string control_mode = "device";  // bHPBControl: device (0x01) or host (0x00)
   uint32_t region_size_exp = 15;        // bHPBRegionSize: region = 512 B x 2^n of LBA space (15 = 16 MiB)
   uint32_t subregion_size_exp = 15;     // bHPBSubRegionSize: sub-region = 512 B x 2^n (<= region)
-  uint32_t max_active_regions = 256;    // wDeviceMaxActiveHPBRegions / wLUMaxActiveHPBRegions
+  uint32_t max_active_regions = 8192;   // wDeviceMaxActiveHPBRegions / wLUMaxActiveHPBRegions
   uint32_t pinned_start_region = 0;     // wHPBPinnedRegionStartIdx
   uint32_t pinned_regions = 0;          // wNumHPBPinnedRegions (always active)
   uint32_t max_single_cmd_blocks = 128; // bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD (4 KiB blocks; HPB 1.0 uses 1)

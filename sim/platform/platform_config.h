@@ -8,6 +8,7 @@
 #include "fcc/flash_controller_params.h"
 #include "firmware_params.h"
 #include "host/host_params.h"
+#include "host/hpb_host_params.h"
 #include "hostif/host_interface_params.h"
 #include "link/link_params.h"
 #include "memory/memory_params.h"
@@ -27,6 +28,7 @@ struct PlatformConfig {
   NandParams nand;
   FirmwareParams firmware;
   HpbCryptoParams crypto;
+  HpbHostParams hpb_host;  // "hpb.host"; the device's HPB parameters are firmware.hpb ("hpb")
   LogParams log;
   FaultParams fault;
 
@@ -42,10 +44,16 @@ struct PlatformConfig {
     tree.bind_section("nand", nand);
     tree.bind_section("firmware", firmware);
     tree.bind_section("crypto", crypto);
+    tree.bind_section("hpb", firmware.hpb);
+    tree.bind_section("hpb.host", hpb_host);
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
     firmware.data_buffer_kib = memory.data_buffer_kib;
     firmware.l2p_sram_kib = memory.l2p_sram_kib;
+    std::string hpb_problem = firmware.hpb.validate();
+    if (!hpb_problem.empty()) throw ConfigError("hpb." + hpb_problem);
+    hpb_problem = hpb_host.validate();
+    if (!hpb_problem.empty()) throw ConfigError("hpb.host." + hpb_problem);
     const std::string problem = firmware.validate();
     if (!problem.empty()) throw ConfigError("firmware." + problem + " (memory.data_buffer_kib = " +
                                             std::to_string(memory.data_buffer_kib) + ")");

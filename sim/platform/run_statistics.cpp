@@ -179,6 +179,59 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   crypto["verify_failures"] = p.crypto.verify_failures();
   j["crypto"] = crypto;
 
+  if (const HpbDevice* d = p.firmware().hpb()) {
+    const HpbStats& h = d->stats();
+    json hpb, dev, host;
+    hpb["version"] = d->params().version;
+    hpb["control_mode"] = d->params().control_mode;
+    dev["hpb_reads"] = h.hpb_reads;
+    dev["hpb_read_blocks"] = h.hpb_read_blocks;
+    dev["verified"] = h.verified;
+    dev["rejected_forged"] = h.rejected_forged;
+    dev["rejected_dirty"] = h.rejected_dirty;
+    dev["rejected_no_ppn"] = h.rejected_no_ppn;
+    dev["rejected_not_contiguous"] = h.rejected_not_contiguous;
+    dev["rejected_stale_in_flight"] = h.rejected_stale_in_flight;
+    dev["fallbacks"] = h.fallbacks;
+    dev["check_conditions"] = h.check_conditions;
+    dev["read_buffers"] = h.read_buffers;
+    dev["entries_signed"] = h.entries_signed;
+    dev["read_buffer_map_loads"] = h.read_buffer_map_loads;
+    dev["write_buffer_inactivate"] = h.write_buffer_inactivate;
+    dev["write_buffer_prefetch"] = h.write_buffer_prefetch;
+    dev["write_buffer_inactivate_all"] = h.write_buffer_inactivate_all;
+    dev["dirty_marks"] = h.dirty_marks;
+    dev["activate_recommendations"] = h.activate_recommendations;
+    dev["inactivate_recommendations"] = h.inactivate_recommendations;
+    dev["responses_with_hpb_sense"] = h.responses_with_hpb_sense;
+    dev["active_regions"] = d->active_regions();
+    hpb["device"] = dev;
+    if (HpbHostCache* c = p.hpb_host()) {
+      const HpbHostStats& s = c->stats();
+      host["policy"] = c->policy().name();
+      host["reads_seen"] = s.reads_seen;
+      host["hpb_reads"] = s.hpb_reads;
+      host["hpb_read_fraction"] = s.reads_seen ? double(s.hpb_reads) / double(s.reads_seen) : 0.0;
+      host["read_buffers"] = s.read_buffers;
+      host["read_buffer_bytes"] = s.read_buffer_bytes;
+      host["read_buffer_failures"] = s.read_buffer_failures;
+      host["write_buffers"] = s.write_buffers;
+      host["activations"] = s.activations;
+      host["evictions"] = s.evictions;
+      host["device_inactivations"] = s.device_inactivations;
+      host["timeouts"] = s.timeouts;
+      host["recommendations"] = s.recommendations;
+      host["dirty_marks"] = s.dirty_marks;
+      host["memory_bytes"] = s.memory_bytes;
+      host["peak_memory_bytes"] = s.peak_memory_bytes;
+      host["capacity_subregions"] = c->capacity_subregions();
+      host["lookup_ns"] = s.lookup_ns;
+      host["map_copy_ns"] = s.map_copy_ns;
+      hpb["host"] = host;
+    }
+    j["hpb"] = hpb;
+  }
+
   if (scoreboard_) {
     json sb;
     sb["checked_blocks"] = scoreboard_->checked_blocks();

@@ -36,6 +36,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
   HpbCryptoEngine crypto;
 
   DeviceFirmware& firmware() { return *firmware_; }
+  HpbHostCache* hpb_host() { return hpb_host_.get(); }  // null when HPB is off
   const PlatformConfig& config() const { return config_; }
   FlashGeometry geometry() const { return fcc.geometry(); }
 
@@ -54,6 +55,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
  private:
   PlatformConfig config_;
   std::unique_ptr<DeviceFirmware> firmware_;
+  std::unique_ptr<HpbHostCache> hpb_host_;
   std::unique_ptr<TraceRecorder> trace_;
 };
 

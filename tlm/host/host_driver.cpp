@@ -104,6 +104,7 @@ bool HostDriver::done() const {
 }
 
 void HostDriver::issue_method() {
+  if (hpb_) pump_hpb();
   admit_arrivals();
   try_issue();
   check_done();
@@ -202,6 +203,11 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   slot.command.tag = tag;
   slot.command.lun = static_cast<uint8_t>(params_.lun);
   host_scsi::encode_block_request(request, slot.command, slot.bytes.data());
+  uint64_t hpb_ns = 0;  // host CPU time of building an HPB READ
+  if (hpb_) {
+    if (request.op == BlockOp::Read) hpb_->prepare_read(request.lba, request.blocks, slot.command, now_ps(), hpb_ns);
+    else if (request.op == BlockOp::Write || request.op == BlockOp::Unmap) hpb_->on_write(request.lba, request.blocks);
+  }
 
   const bool has_data = request.op == BlockOp::Read || request.op == BlockOp::Write;
   if (has_data) {
@@ -219,14 +225,14 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   rec.io_id = io_id;
   rec.request = request;
   rec.arrival_ps = arrival_ps;
-  rec.issue_ps = now_ps() + to_ps(submit_overhead_);
+  rec.issue_ps = now_ps() + to_ps(submit_overhead_) + hpb_ns * 1000;
   rec.data = has_data ? slot.stamps.data() : nullptr;
 
   ++counters_.issued;
   counters_.max_outstanding = std::max(counters_.max_outstanding, in_flight_);
   if (trace_) trace_->change(trace_outstanding_, now_ps(), +1);
   if (observer_) observer_->on_issue(rec);
-  send_command(tag);
+  send_command(tag, hpb_ns);
 }
 
 void HostDriver::issue_raw() {
@@ -259,7 +265,7 @@ void HostDriver::issue_raw() {
   send_command(tag);
 }
 
-void HostDriver::send_command(uint8_t tag) {
+void HostDriver::send_command(uint8_t tag, uint64_t extra_ns) {
   TagSlot& slot = slots_[tag];
   Upiu& u = slot.upiu;
   u = Upiu();
@@ -276,6 +282,7 @@ void HostDriver::send_command(uint8_t tag) {
   p.set_byte_enable_ptr(nullptr);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time delay = submit_overhead_;
+  if (extra_ns) delay += sc_time(double(extra_ns), sc_core::SC_NS);
   to_link->b_transport(p, delay);
 }
 
@@ -420,6 +427,7 @@ void HostDriver::complete(uint8_t tag) {
       case BlockOp::Unmap: ++counters_.unmaps; break;
     }
     if (observer_) observer_->on_complete(rec);
+    if (hpb_) hpb_->on_response(r, now_ps());
     --submitters_[static_cast<size_t>(slot.submitter)]->outstanding;
   } else {
     ++counters_.raw;
@@ -442,10 +450,24 @@ void HostDriver::complete(uint8_t tag) {
   free_tags_.push_back(tag);
   --in_flight_;
   if (raw_done) raw_done(raw);  // after the tag is free, so the callback may submit more
+  if (hpb_) pump_hpb();
 
   admit_arrivals();
   try_issue();
   check_done();
+}
+
+// HPB management commands (READ BUFFER, WRITE BUFFER) go out as raw commands, which take
+// the next free tag before block requests; the cache throttles them.
+void HostDriver::pump_hpb() {
+  HostCommand cmd;
+  while (hpb_->next_command(in_flight_ + uint32_t(raw_queue_.size()), cmd)) {
+    RawCommand raw;
+    raw.command = cmd;
+    submit_raw(raw, [this, cmd](const RawResult& r) {
+      hpb_->on_command_done(cmd, r.response, r.data_in.data(), r.data_in_bytes, now_ps());
+    });
+  }
 }
 
 void HostDriver::check_done() {

@@ -27,6 +27,7 @@
 #include "host/block_request.h"
 #include "host/host_observer.h"
 #include "host/host_params.h"
+#include "host/hpb_host_cache.h"
 #include "host/ring_queue.h"
 
 namespace ufs {
@@ -77,6 +78,9 @@ class HostDriver : public sc_core::sc_module {
   // Request sources; may be added before or during simulation.
   void add_submitter(RequestSubmitter* submitter);
   void set_observer(HostObserver* observer) { observer_ = observer; }
+  // HPB (nullptr = off): reads become HPB READ when the cache has their entries; the cache's
+  // READ BUFFER / WRITE BUFFER commands go out as raw commands when it allows.
+  void set_hpb(HpbHostCache* hpb) { hpb_ = hpb; }
   // Observability (nullptr = off): a timeline slice per command from issue to completion
   // on a track per (stream, tag) in a group per stream; outstanding commands and the
   // software queue as waves and counters. stream_names[i] names stream i (may be short).
@@ -136,7 +140,8 @@ class HostDriver : public sc_core::sc_module {
   bool pull(int submitter, BlockRequest& request, uint64_t& io_id, uint64_t& arrival_ps);
   void issue_block(int submitter, const BlockRequest& request, uint64_t io_id, uint64_t arrival_ps);
   void issue_raw();
-  void send_command(uint8_t tag);
+  void send_command(uint8_t tag, uint64_t extra_ns = 0);
+  void pump_hpb();
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void handle_event(HostEvent& ev);
   void send_data_out(const HostEvent& ev);
@@ -146,6 +151,7 @@ class HostDriver : public sc_core::sc_module {
 
   HostParams params_;
   HostObserver* observer_ = nullptr;
+  HpbHostCache* hpb_ = nullptr;
   std::vector<std::unique_ptr<SubmitterState>> submitters_;
   size_t round_robin_ = 0;
   std::unique_ptr<TagSlot[]> slots_;
