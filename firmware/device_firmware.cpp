@@ -7,7 +7,7 @@ namespace ufs {
 namespace {
 // Flash operation cookies: kind in the top bits, index below.
 enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
-                               MapProgram = 7, RecoveryRead = 8 };
+                               MapProgram = 7, RecoveryRead = 8, FillRead = 9 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
@@ -19,6 +19,12 @@ uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
 }
 constexpr uint8_t kNoTag = 0xFF;
 constexpr uint32_t kMaxDataOutRequests = 8;
+
+AllocationPolicy make_policy(const FlashGeometry& g, const FirmwareParams& p) {
+  AllocationPolicy::Order order = AllocationPolicy::Order::DieFirst;
+  AllocationPolicy::parse_order(p.stripe_order, order);  // validated with the parameters
+  return AllocationPolicy(g, order, p.lba_mapping == "static");
+}
 }  // namespace
 
 DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
@@ -30,7 +36,10 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors()) * (1.0 - params.over_provisioning))),
       map_(logical_blocks_),
       spp_(geometry.sectors_per_page()),
-      unit_sectors_(params.program_pages * geometry.sectors_per_page()),
+      unit_sectors_(params.write_unit_sectors(geometry)),
+      prog_sectors_(params.program_pages * geometry.sectors_per_page()),
+      lp_sectors_(params.logical_page_kib / 4),
+      alloc_(make_policy(geometry, params)),
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
       read_area_(read_slots_),
       segments_(read_slots_),
@@ -49,6 +58,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     u.fua_tag.assign(unit_sectors_, kNoTag);
   }
   for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+  host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : 1, kNone);
   entries_per_map_page_ = geometry.page_bytes / 4;
   if (params.map_cache) {
     const uint32_t pages = uint32_t((logical_blocks_ + entries_per_map_page_ - 1) / entries_per_map_page_);
@@ -416,43 +426,167 @@ void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
   t.blocks = s.blocks;
   t.fua = s.fua;
   t.nondurable = s.fua ? s.blocks : 0;
+  // The command's range widened to whole logical pages: what it does not cover is read
+  // and rewritten with it (read-modify-write).
+  t.span_lba = s.lba / lp_sectors_ * lp_sectors_;
+  const uint64_t span_end = std::min(logical_blocks_, (s.lba + s.blocks + lp_sectors_ - 1) / lp_sectors_ * lp_sectors_);
+  t.span = uint32_t(span_end - t.span_lba);
+  if (t.span != s.blocks) ++stats_.rmw_writes;
   stats_.host_write_blocks += s.blocks;
   hal_.charge_cycles(params_.cycles_write_command);
   request_write_data(c.tag);
 }
 
-// Give the command's next blocks slots in the filling host unit and ask the host for them.
+// The host unit being filled for `lba`: the only one, or its pool's under static mapping.
+uint32_t& DeviceFirmware::filling_unit(uint64_t lba) {
+  if (!alloc_.static_mapping()) return host_units_[0];
+  return host_units_[alloc_.pool_of(lba / lp_sectors_)];
+}
+
+// Give the command's next blocks slots in a filling host unit and ask the host for them;
+// the parts of its logical pages it does not cover are filled from the current copy.
 void DeviceFirmware::request_write_data(uint8_t tag) {
   TagState& t = tags_[tag];
+  const uint64_t cmd_end = t.lba + t.blocks, span_end = t.span_lba + t.span;
   // A bounded number of data requests per command in flight (the host interface tracks few
   // transfers per tag, like bMaxNumOfRTT); the rest follow as data arrives.
-  while (t.staged < t.blocks && t.out_requests < kMaxDataOutRequests) {
-    if (host_unit_ == kNone) {
-      host_unit_ = allocate_unit(WriteStream::Host, false);
-      if (host_unit_ == kNone) {
+  while (t.span_staged < t.span && t.out_requests < kMaxDataOutRequests) {
+    const uint64_t lba = t.span_lba + t.span_staged;
+    uint32_t& filling = filling_unit(lba);
+    if (filling == kNone) {
+      filling = allocate_unit(WriteStream::Host, false);
+      if (filling == kNone) {
+        // Static mapping: partly filled units of other pools must not hold the cache forever.
+        if (alloc_.static_mapping())
+          for (uint32_t& other : host_units_)
+            if (other != kNone) { const uint32_t full = other; other = kNone; seal_unit(full); }
         if (!t.waiting) { t.waiting = true; write_waiters_.push_back(tag); }
         return;
       }
+      if (alloc_.static_mapping()) units_[filling].pool = alloc_.pool_of(lba / lp_sectors_);
     }
-    Unit& u = units_[host_unit_];
-    const uint32_t n = std::min(unit_sectors_ - u.assigned, t.blocks - t.staged);
+    const uint32_t unit = filling;
+    Unit& u = units_[unit];
+    const bool host = lba >= t.lba && lba < cmd_end;
+    uint64_t run_end = host ? cmd_end : lba < t.lba ? t.lba : span_end;
+    if (alloc_.static_mapping()) run_end = std::min(run_end, (lba / lp_sectors_ + 1) * lp_sectors_);
+    const uint32_t n = uint32_t(std::min<uint64_t>(unit_sectors_ - u.assigned, run_end - lba));
     const uint32_t pos = u.assigned;
-    for (uint32_t i = 0; i < n; ++i) {
-      u.lbas[pos + i] = t.lba + t.staged + i;
-      u.fua_tag[pos + i] = t.fua ? tag : kNoTag;
+    if (host) {
+      const uint32_t offset = uint32_t(lba - t.lba);
+      for (uint32_t i = 0; i < n; ++i) {
+        u.lbas[pos + i] = lba + i;
+        u.fua_tag[pos + i] = t.fua ? tag : kNoTag;
+      }
+      u.assigned += n;
+      hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
+      hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
+                            n * uint32_t(kSectorBytes), write_token(unit, pos, n));
+      t.staged += n;
+      ++t.out_requests;
+    } else {
+      fill_rest_of_page(unit, pos, lba, n);
     }
-    u.assigned += n;
-    hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
-    hal_.request_data_out(tag, t.staged * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
-                          n * uint32_t(kSectorBytes), write_token(host_unit_, pos, n));
-    t.staged += n;
-    ++t.out_requests;
-    if (u.assigned == unit_sectors_) {
-      const uint32_t full = host_unit_;
-      host_unit_ = kNone;
-      seal_unit(full);
+    t.span_staged += n;
+    if (u.assigned == unit_sectors_ && filling == unit) {
+      filling = kNone;
+      seal_unit(unit);
     }
   }
+}
+
+// Read-modify-write: sectors [lba, lba + n) of a logical page the write does not cover
+// go into unit slots from pos on: copied from the write cache, zero when never written
+// (they stay unmapped), or read from NAND (one read per run of sectors in one page). Their
+// map entries move to the cache only once the data is there, and only if nothing newer
+// was written meanwhile.
+void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n) {
+  Unit& u = units_[unit];
+  hal_.l2p_sram_access(4 * n, false);
+  FlashOp op;
+  bool open = false;
+  uint32_t prev = 0, run_pos = 0;
+  auto submit = [&] {
+    uint32_t fr;
+    if (free_fill_reads_.empty()) { fr = uint32_t(fill_reads_.size()); fill_reads_.emplace_back(); }
+    else { fr = free_fill_reads_.back(); free_fill_reads_.pop_back(); }
+    fill_reads_[fr] = FillRead{unit, run_pos, op.sector_count};
+    op.cookie = cookie(OpKind::FillRead, fr);
+    ++u.pending_reads;
+    hal_.charge_cycles(params_.cycles_flash_submit);
+    hal_.submit_flash(op);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t slot = pos + i;
+    u.fua_tag[slot] = kNoTag;
+    hal_.charge_cycles(params_.cycles_map_lookup);
+    const uint32_t e = map_.get(lba + i);
+    const uint64_t dst = slot_address(u.first_slot + slot);
+    if (!L2pMap::is_physical(e) && open) { submit(); open = false; }  // a read covers consecutive slots only
+    if (e == L2pMap::kUnmapped) {
+      u.lbas[slot] = kNoLba;
+      hal_.zero_buffer(dst, uint32_t(kSectorBytes));
+      ++u.arrived;
+      continue;
+    }
+    u.lbas[slot] = lba + i;
+    if (L2pMap::is_cached(e)) {
+      // The copy takes over the NAND copy the cached one supersedes, and keeps its age.
+      ++stats_.rmw_cache_sectors;
+      hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
+      const uint32_t offset = L2pMap::slot_of(e) - read_slots_;
+      u.data_seq[slot] = units_[offset / unit_sectors_].data_seq[offset % unit_sectors_];
+      uint32_t& owned = superseded_copy(e);
+      u.old_ppa[slot] = owned;
+      owned = L2pMap::kUnmapped;
+      map_.set(lba + i, L2pMap::cached(u.first_slot + slot));
+      ++u.arrived;
+      continue;
+    }
+    ++stats_.rmw_flash_sectors;
+    u.old_ppa[slot] = e;
+    if (open && e == prev + 1 && blocks_.sector_of(e) != 0) {
+      ++op.sector_count;
+      prev = e;
+      continue;
+    }
+    if (open) submit();
+    op = FlashOp{};
+    op.opcode = FlashOpcode::Read;
+    op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
+    op.sector_offset = blocks_.sector_of(e);
+    op.sector_count = 1;
+    op.buffer_address = dst;
+    open = true;
+    prev = e;
+    run_pos = slot;
+  }
+  if (open) submit();
+  u.assigned += n;
+  try_program_unit(unit);
+}
+
+// The rest of a logical page is in the cache: the map points at it; the NAND copy it was
+// read from stays valid (u.old_ppa) until the unit is programmed, as for host data.
+void DeviceFirmware::fill_read_done(uint32_t index, const FlashCompletion& c) {
+  const FillRead r = fill_reads_[index];
+  free_fill_reads_.push_back(index);
+  Unit& u = units_[r.unit];
+  hal_.l2p_sram_access(4 * r.count, true);
+  for (uint32_t i = r.pos; i < r.pos + r.count; ++i) {
+    const uint64_t lba = u.lbas[i];
+    if (map_.get(lba) != u.old_ppa[i]) {  // rewritten or moved meanwhile: the newer copy stands
+      u.lbas[i] = kNoLba;
+      u.old_ppa[i] = L2pMap::kUnmapped;
+      continue;
+    }
+    hal_.charge_cycles(params_.cycles_map_update);
+    u.data_seq[i] = c.oob.data_sequence(u.old_ppa[i] % spp_);  // a copy keeps its age
+    map_.set(lba, L2pMap::cached(u.first_slot + i));
+  }
+  u.arrived += r.count;
+  --u.pending_reads;
+  try_program_unit(r.unit);
 }
 
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
@@ -466,15 +600,16 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   write_data_arrived(unit, pos, count);
   t.done += count;
   --t.out_requests;
-  if (t.staged < t.blocks && !t.waiting) request_write_data(tag);
+  if (t.span_staged < t.span && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
   if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
-  if (host_unit_ != kNone) {
-    const Unit& u = units_[host_unit_];
+  for (uint32_t& filling : host_units_) {
+    if (filling == kNone) continue;
+    const Unit& u = units_[filling];
     if (std::find(u.fua_tag.begin(), u.fua_tag.begin() + u.assigned, tag) != u.fua_tag.begin() + u.assigned) {
-      const uint32_t tail = host_unit_;
-      host_unit_ = kNone;
+      const uint32_t tail = filling;
+      filling = kNone;
       seal_unit(tail);
     }
   }
@@ -520,9 +655,10 @@ void DeviceFirmware::start_sync(const HostCommand& c) {
   t = TagState{};
   t.kind = TagKind::Sync;
   t.lun = c.lun;
-  if (host_unit_ != kNone) {
-    const uint32_t u = host_unit_;
-    host_unit_ = kNone;
+  for (uint32_t& filling : host_units_) {
+    if (filling == kNone) continue;
+    const uint32_t u = filling;
+    filling = kNone;
     seal_unit(u);
   }
   // Wait for every host unit holding data: sealed (data still arriving or no die yet) or programming.
@@ -625,6 +761,8 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve)
   u.arrived = 0;
   u.pending_reads = 0;
   u.block = BlockManager::kNoBlock;
+  u.pool = kNone;
+  u.open_slot = 0;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
   std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
   std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
@@ -647,44 +785,63 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
   if (u.state != UnitState::Sealed || u.arrived < u.assigned || u.pending_reads) return;
   if (!place_unit(u)) { program_waiters_.push_back(unit); return; }
   u.state = UnitState::Programming;
-  FlashOp op;
-  op.opcode = FlashOpcode::Program;
-  op.address = blocks_.address_of(u.block, u.page);
-  op.page_count = params_.program_pages;
-  op.buffer_address = slot_address(u.first_slot);
-  op.cookie = cookie(OpKind::UnitProgram, unit);
-  op.oob.resize(params_.program_pages);
+  // A unit larger than a program unit (a big logical page) goes as consecutive programs
+  // into consecutive pages of one block.
   const uint64_t seq = ++program_sequence_;
-  for (uint32_t p = 0; p < params_.program_pages; ++p) {
-    PageOob& o = op.oob[p];
-    o.kind = PageKind::UserData;
-    o.sequence = seq;
-    for (uint32_t s = 0; s < spp_; ++s) {
-      const uint64_t lba = u.lbas[p * spp_ + s];
-      o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
-      o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[p * spp_ + s];
+  u.programs_pending = unit_sectors_ / prog_sectors_;
+  u.program_failed = false;
+  for (uint32_t k = 0; k < u.programs_pending; ++k) {
+    FlashOp op;
+    op.opcode = FlashOpcode::Program;
+    op.address = blocks_.address_of(u.block, u.page + k * params_.program_pages);
+    op.page_count = params_.program_pages;
+    op.buffer_address = slot_address(u.first_slot + k * prog_sectors_);
+    op.cookie = cookie(OpKind::UnitProgram, unit);
+    op.oob.resize(params_.program_pages);
+    for (uint32_t p = 0; p < params_.program_pages; ++p) {
+      PageOob& o = op.oob[p];
+      o.kind = PageKind::UserData;
+      o.sequence = seq;
+      for (uint32_t s = 0; s < spp_; ++s) {
+        const uint64_t lba = u.lbas[k * prog_sectors_ + p * spp_ + s];
+        o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
+        o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog_sectors_ + p * spp_ + s];
+      }
     }
+    hal_.charge_cycles(params_.cycles_flash_submit);
+    hal_.submit_flash(op);
   }
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
 }
 
-// Choose where the unit goes: GC units on their own die, host units striped round robin.
+// Choose where the unit goes: GC units on their own die, map pages round robin over the
+// dies, host units by the allocation policy (the next pool in stripe order with room, or
+// their logical pages' pool under static mapping).
 bool DeviceFirmware::place_unit(Unit& u) {
-  const uint32_t dies = geo_.dies();
+  const bool map = u.stream == WriteStream::Map, host = u.stream == WriteStream::Host;
   const uint32_t pages = geo_.pages_per_block;
+  const uint32_t dies = geo_.dies();
   const bool fixed = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold || u.gc_privilege;
-  for (uint32_t k = 0; k < dies; ++k) {
-    const uint32_t rotor = u.stream == WriteStream::Map ? next_map_die_ : next_die_;
+  const bool pooled = host && !fixed;          // host data placed by the allocation policy
+  const bool pinned = pooled && u.pool != kNone;  // static mapping: its pool only
+  const uint32_t candidates = pooled ? alloc_.pools() : dies;
+  const uint32_t unit_pages = map ? params_.program_pages : unit_sectors_ / spp_;
+  for (uint32_t k = 0; k < candidates; ++k) {
+    if (pinned && k > 0) return false;
+    const uint32_t pool = pinned ? u.pool : (next_pool_ + k) % candidates;
     // GC work goes to its own die (u.die stays that die); only when a failed program or
     // erase left that die without a block does it spill onto another die's spare.
-    const uint32_t die = fixed ? (u.die + k) % dies : (rotor + k) % dies;
-    uint32_t& open = blocks_.open_block(die, u.stream);
+    const uint32_t die = fixed ? (u.die + k) % dies : pooled ? alloc_.die(pool) : (next_map_die_ + k) % dies;
+    const uint32_t plane = pooled && alloc_.per_plane() ? alloc_.plane(pool) : BlockManager::kAnyPlane;
+    const uint32_t slot = plane == BlockManager::kAnyPlane ? 0 : plane;
+    uint32_t& open = blocks_.open_block(die, u.stream, slot);
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
       const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
       if (blocks_.free_blocks(die) <= reserve) { if (!fixed) gc_check(die); continue; }
-      open = blocks_.take_free_block(die);
+      open = blocks_.take_free_block(die, plane);
+      // A plane out of free blocks borrows from the die's other planes rather than wait
+      // for GC, which the die's free count may not start.
+      if (open == BlockManager::kNoBlock && plane != BlockManager::kAnyPlane) open = blocks_.take_free_block(die);
       if (open == BlockManager::kNoBlock) continue;
       blocks_.info(open).holds_map = u.stream == WriteStream::Map;
       gc_check(die);
@@ -693,12 +850,13 @@ bool DeviceFirmware::place_unit(Unit& u) {
     u.block = open;
     u.page = b.next_page;
     if (!fixed) u.die = die;
-    b.next_page += params_.program_pages;
+    u.open_slot = slot;
+    b.next_page += unit_pages;
     ++b.programs_in_flight;
     b.last_write_ps = hal_.now_ps();
     if (b.next_page >= pages) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
-    if (u.stream == WriteStream::Host) next_die_ = (die + 1) % dies;
-    if (u.stream == WriteStream::Map) next_map_die_ = (die + 1) % dies;
+    if (pooled && !pinned) next_pool_ = (pool + 1) % candidates;
+    if (map) next_map_die_ = (die + 1) % dies;
     return true;
   }
   return false;
@@ -720,18 +878,21 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
     case OpKind::MapMerge: map_merge_read_done(static_cast<uint32_t>(index)); return;
     case OpKind::MapProgram: map_unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
+    case OpKind::FillRead: fill_read_done(static_cast<uint32_t>(index), c); return;
   }
 }
 
 void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   Unit& u = units_[unit];
+  if (status != FlashStatus::Ok) u.program_failed = true;
+  if (--u.programs_pending) return;  // the unit's other programs are still going
   BlockInfo& b = blocks_.info(u.block);
   --b.programs_in_flight;
-  if (status != FlashStatus::Ok) {
+  if (u.program_failed) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     ++stats_.program_failures;
     const uint32_t failed_die = blocks_.die_of_block(u.block);
-    uint32_t& open = blocks_.open_block(failed_die, u.stream);
+    uint32_t& open = blocks_.open_block(failed_die, u.stream, u.open_slot);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
@@ -1031,9 +1192,9 @@ void DeviceFirmware::finish_recovery() {
     info.last_write_ps = hal_.now_ps();
     // A block cut part-way is written on from the next program unit (a torn unit is
     // simply skipped): one per stream and die, the others are closed for GC.
-    const uint32_t next = (found[b].pages_written + params_.program_pages - 1) / params_.program_pages *
-                          params_.program_pages;
-    if (next + params_.program_pages > geo_.pages_per_block) continue;
+    const uint32_t step = info.holds_map ? params_.program_pages : unit_sectors_ / spp_;  // pages per unit
+    const uint32_t next = (found[b].pages_written + step - 1) / step * step;
+    if (next + step > geo_.pages_per_block) continue;
     const uint32_t die = blocks_.die_of_block(b);
     for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc}) {
       if ((stream == WriteStream::Map) != info.holds_map) continue;
@@ -1284,42 +1445,45 @@ void DeviceFirmware::relocate_map_pages(uint32_t die) {
 // ---------------------------------------------------------------- preconditioning
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
+  const uint32_t unit_pages = unit_sectors_ / spp_;
   std::vector<SectorStamp> stamps(unit_sectors_);
-  std::vector<PageOob> oobs(params_.program_pages);
+  std::vector<PageOob> oobs(std::max(unit_pages, params_.program_pages));
   preconditioning_ = true;
-  uint64_t lba = first_lba;
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
-  while (lba < end) {
-    // One program unit per die in turn, exactly as the write path stripes.
-    Unit scratch;
-    scratch.stream = WriteStream::Host;
-    if (!place_unit(scratch)) break;  // device full
-    BlockInfo& b = blocks_.info(scratch.block);
-    --b.programs_in_flight;
-    b.last_write_ps = 0;
-    const uint64_t seq = ++program_sequence_;
-    for (uint32_t p = 0; p < params_.program_pages; ++p) {
-      PageOob& oob = oobs[p];
-      oob = PageOob{};
-      oob.kind = PageKind::UserData;
-      oob.sequence = seq;
-      for (uint32_t s = 0; s < spp_; ++s) {
-        SectorStamp& st = stamps[p * spp_ + s];
-        if (lba < end) {
+  // Whole logical pages, one write unit at a time, placed exactly as the write path would:
+  // in LBA order, or pool by pool under static mapping (sectors outside the range are padding).
+  const uint64_t first_lp = first_lba / lp_sectors_, end_lp = (end + lp_sectors_ - 1) / lp_sectors_;
+  const uint32_t groups = alloc_.static_mapping() ? alloc_.pools() : 1;
+  bool full = false;
+  for (uint32_t group = 0; group < groups && !full && end > first_lba; ++group) {
+    uint64_t lp = first_lp;
+    if (alloc_.static_mapping()) lp += (group + groups - first_lp % groups) % groups;
+    while (lp < end_lp) {
+      Unit scratch;
+      scratch.stream = WriteStream::Host;
+      if (alloc_.static_mapping()) scratch.pool = group;
+      if (!place_unit(scratch)) { full = true; break; }  // device full
+      BlockInfo& b = blocks_.info(scratch.block);
+      --b.programs_in_flight;
+      b.last_write_ps = 0;
+      const uint64_t seq = ++program_sequence_;
+      for (uint32_t p = 0; p < unit_pages; ++p) { oobs[p] = PageOob{}; oobs[p].kind = PageKind::UserData; oobs[p].sequence = seq; }
+      for (uint32_t slot = 0; slot < unit_sectors_; slot += lp_sectors_, lp += groups) {
+        for (uint32_t s = 0; s < lp_sectors_; ++s) {
+          const uint64_t lba = lp * lp_sectors_ + s;
+          SectorStamp& st = stamps[slot + s];
+          st = SectorStamp{};
+          if (lp >= end_lp || lba < first_lba || lba >= end) continue;
           invalidate_old(map_.get(lba));
-          const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page + p, s);
+          const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page + (slot + s) / spp_, (slot + s) % spp_);
           map_.set(lba, ppa);
           blocks_.mark_valid(ppa);
           st = SectorStamp{lba, 0};
-          oob.lba[s] = uint32_t(lba);
-          ++lba;
-        } else {
-          st = SectorStamp{};
+          oobs[(slot + s) / spp_].lba[(slot + s) % spp_] = uint32_t(lba);
         }
       }
+      backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), unit_pages, stamps.data(), oobs.data());
     }
-    backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), params_.program_pages, stamps.data(),
-                           oobs.data());
   }
   // The map pages of the filled range, on NAND in map blocks (none of them in SRAM yet).
   if (map_cache_ && end > first_lba) {

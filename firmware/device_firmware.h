@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 #include "firmware_params.h"
+#include "ftl/allocation_policy.h"
 #include "ftl/block_manager.h"
 #include "ftl/l2p_map.h"
 #include "ftl/map_cache.h"
@@ -61,6 +62,10 @@ struct FirmwareStats {
   uint64_t wl_rate_limited = 0;       // victim candidates passed over by rate limiting
   uint64_t wl_migrations = 0;         // cold blocks moved into worn blocks
   uint64_t expired_blocks = 0;        // blocks whose erase count reached block_lifetime
+  // Read-modify-write of logical pages larger than a write
+  uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
+  uint64_t rmw_flash_sectors = 0;     // sectors of the rest of a logical page read from NAND
+  uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
 };
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl {
@@ -131,6 +136,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t nondurable = 0;   // Write with FUA: sectors not yet programmed
     uint32_t sync_pending = 0; // Sync: units still to program
     uint32_t out_requests = 0; // Write: READY TO TRANSFER requests in flight
+    uint64_t span_lba = 0;     // Write: the command's range widened to whole logical pages
+    uint32_t span = 0;
+    uint32_t span_staged = 0;  // Write: sectors of the span given unit slots
     uint32_t control_bytes = 0;
     bool waiting = false;      // queued for buffer space
     bool hpb = false;          // Read: PPAs come from a verified HPB entry (no map lookup)
@@ -149,6 +157,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t block = BlockManager::kNoBlock;
     uint32_t page = 0;
     bool gc_privilege = false;       // placement on `die` only, may use the die's last free block (GC work)
+    uint32_t pool = kNone;           // static mapping: the allocation pool its logical pages belong to
+    uint32_t open_slot = 0;          // open-block slot it was placed through (plane-first: the plane)
+    uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
+    bool program_failed = false;
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
     // valid until this unit is programmed (a power loss before that must find it).
@@ -201,6 +213,11 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void finish_unmap(uint8_t tag);
   void retry_waiters();
   void submit_segment_reads(uint32_t seg);
+  // logical pages: the filling host unit for an LBA; the rest of a logical page a write
+  // does not cover, from the cache, zeros or NAND (read-modify-write)
+  uint32_t& filling_unit(uint64_t lba);
+  void fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n);
+  void fill_read_done(uint32_t index, const FlashCompletion& c);
 
   // L2P map cache
   uint32_t map_page_of(uint64_t lba) const { return uint32_t(lba / entries_per_map_page_); }
@@ -259,7 +276,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint64_t logical_blocks_;
   L2pMap map_;
   uint32_t spp_;
-  uint32_t unit_sectors_;
+  uint32_t unit_sectors_;            // write unit: a logical page or a program unit, the larger
+  uint32_t prog_sectors_;            // sectors of one program op (program_pages pages)
+  uint32_t lp_sectors_;              // logical page
+  AllocationPolicy alloc_;
   uint32_t read_slots_;
   SlotAllocator read_area_;
   std::vector<ReadSegment> segments_;
@@ -267,8 +287,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::vector<TagState> tags_;
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
-  uint32_t host_unit_ = kNone;       // host unit being filled
-  uint32_t next_die_ = 0;            // striping pointer
+  std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
+  uint32_t next_pool_ = 0;           // striping pointer (index in the stripe order)
   std::deque<uint8_t> read_waiters_; // reads waiting for buffer space
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
@@ -276,6 +296,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
+  struct FillRead { uint32_t unit, pos, count; };
+  std::vector<FillRead> fill_reads_;
+  std::vector<uint32_t> free_fill_reads_;
   uint64_t program_sequence_ = 0;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
   uint32_t entries_per_map_page_;

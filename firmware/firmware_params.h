@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include "hal/flash_types.h"
 #include "hpb/hpb_params.h"
 
 namespace ufs {
@@ -16,6 +17,11 @@ struct FirmwareParams {
   uint32_t max_transfer_blocks = 256;   // longest READ/WRITE accepted (bMaxTransferLength-like)
   uint32_t program_pages = 3;           // pages programmed together on one die (TLC one-shot = 3)
   uint32_t l2p_sram_kib = 1024;         // L2P SRAM size: hardware, set by the platform (memory.l2p_sram_kib)
+
+  // Mapping unit and placement (Agrawal et al., ATC'08, section 3.2)
+  uint32_t logical_page_kib = 4;        // mapping unit: a smaller write reads the rest and rewrites it whole
+  std::string stripe_order = "die-first";  // channel-first | die-first | plane-first
+  std::string lba_mapping = "dynamic";  // dynamic: next pool with room | static: logical page number picks the pool
 
   // L2P map: demand-loaded map pages (one NAND page of 4-byte entries each)
   bool map_cache = true;                // false: the whole map is resident in SRAM (no map misses)
@@ -55,6 +61,10 @@ struct FirmwareParams {
     b("read_segment_blocks", read_segment_blocks, "blocks", "largest piece of one read staged in the buffer");
     b("max_transfer_blocks", max_transfer_blocks, "blocks", "longest READ/WRITE accepted; longer ones get ILLEGAL REQUEST");
     b("program_pages", program_pages, "pages", "pages programmed together on one die (TLC one-shot = 3)");
+    b("logical_page_kib", logical_page_kib, "KiB",
+      "mapping unit (4 KiB up to a block): kept whole on one die; a smaller write is read-modify-write");
+    b("stripe_order", stripe_order, "", "order of pools write units go to: channel-first | die-first | plane-first");
+    b("lba_mapping", lba_mapping, "", "dynamic: next pool with room | static: logical page number modulo pools");
     b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM (LRU); false = whole map in SRAM");
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
@@ -92,6 +102,30 @@ struct FirmwareParams {
     if (wear_levelling != "off" && block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";
     if (wl_retirement_age <= 0 || wl_retirement_age > 1) return "wl_retirement_age: must be within 0..1";
     if (wl_age_variance < 0 || wl_age_variance >= 1) return "wl_age_variance: must be within 0..1 (excluded)";
+    if (logical_page_kib < 4 || logical_page_kib % 4 != 0) return "logical_page_kib: must be a positive multiple of 4";
+    if (stripe_order != "channel-first" && stripe_order != "die-first" && stripe_order != "plane-first")
+      return "stripe_order: must be channel-first, die-first or plane-first, not '" + stripe_order + "'";
+    if (lba_mapping != "dynamic" && lba_mapping != "static")
+      return "lba_mapping: must be dynamic or static, not '" + lba_mapping + "'";
+    return "";
+  }
+
+  // Sectors of one write unit: a logical page, or a program unit when that is larger.
+  uint32_t write_unit_sectors(const FlashGeometry& g) const {
+    const uint32_t program = program_pages * g.sectors_per_page(), logical = logical_page_kib / 4;
+    return logical > program ? logical : program;
+  }
+  // The checks that need the flash organisation.
+  std::string validate_for(const FlashGeometry& g) const {
+    const uint32_t program = program_pages * g.sectors_per_page(), logical = logical_page_kib / 4;
+    const uint32_t unit = write_unit_sectors(g);
+    if (logical > g.sectors_per_block() || g.sectors_per_block() % unit != 0)
+      return "logical_page_kib: must divide the block (" + std::to_string(g.sectors_per_block() * 4) + " KiB)";
+    if (logical % program != 0 && program % logical != 0)
+      return "logical_page_kib: must be a multiple or a divisor of the program unit (" + std::to_string(program * 4) +
+             " KiB)";
+    if (write_cache_kib / 4 / unit < 4)
+      return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
     return "";
   }
 };

@@ -9,7 +9,7 @@ BlockManager::BlockManager(const FlashGeometry& geometry)
       blocks_per_die_(geometry.planes_per_die * geometry.blocks_per_plane),
       blocks_(geometry.total_blocks()),
       free_(geometry.dies()),
-      open_(geometry.dies() * kWriteStreams, kNoBlock) {
+      open_(geometry.dies() * kWriteStreams * geometry.planes_per_die, kNoBlock) {
   rebuild_free_lists();
 }
 
@@ -60,11 +60,15 @@ bool BlockManager::is_valid(uint32_t ppa) const {
   return (b.valid_bits[off / 64] >> (off % 64)) & 1;
 }
 
-uint32_t BlockManager::take_free_block(uint32_t die) {
+uint32_t BlockManager::take_free_block(uint32_t die, uint32_t plane) {
   auto& list = free_[die];
   if (list.empty()) return kNoBlock;
-  const uint32_t block = list.front();
-  list.pop_front();
+  auto it = list.begin();
+  if (plane != kAnyPlane)  // plane-first allocation: the first free block of that plane
+    while (it != list.end() && plane_of_block(*it) != plane) ++it;
+  if (it == list.end()) return kNoBlock;
+  const uint32_t block = *it;
+  list.erase(it);
   BlockInfo& b = blocks_[block];
   b.state = BlockState::Open;
   b.next_page = 0;

@@ -60,7 +60,8 @@ class BlockManager {
 
   // Free blocks per die
   uint32_t free_blocks(uint32_t die) const { return static_cast<uint32_t>(free_[die].size()); }
-  uint32_t take_free_block(uint32_t die);      // kNoBlock when none
+  static constexpr uint32_t kAnyPlane = ~0u;
+  uint32_t take_free_block(uint32_t die, uint32_t plane = kAnyPlane);  // kNoBlock when none
   // An erased block goes back to its die's free list, or (to_pool false) stays out of it
   // and becomes the caller's open block.
   void return_erased_block(uint32_t block, bool to_pool = true);
@@ -69,8 +70,12 @@ class BlockManager {
   // the blocks in state Free, in the usual plane-interleaved order.
   void rebuild_free_lists();
 
-  // Write points: the open block of a stream on a die (kNoBlock when none).
-  uint32_t& open_block(uint32_t die, WriteStream s) { return open_[die * kWriteStreams + uint32_t(s)]; }
+  // Write points: the open block of a stream on a die (kNoBlock when none); `slot` > 0
+  // only with plane-first allocation, which keeps one open block per plane.
+  uint32_t& open_block(uint32_t die, WriteStream s, uint32_t slot = 0) {
+    return open_[(die * kWriteStreams + uint32_t(s)) * geo_.planes_per_die + slot];
+  }
+  uint32_t plane_of_block(uint32_t block) const { return (block / geo_.blocks_per_plane) % geo_.planes_per_die; }
 
   // Victim choice among closed blocks of a die with at most max_valid valid sectors;
   // kNoBlock when none is worth cleaning.

@@ -151,6 +151,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["write_amplification"] = p.firmware().write_amplification();
   ftl["check_conditions"] = f.check_conditions;
   ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
+  ftl["rmw_writes"] = f.rmw_writes;
+  ftl["rmw_flash_sectors"] = f.rmw_flash_sectors;
+  ftl["rmw_cache_sectors"] = f.rmw_cache_sectors;
   json map;
   map["read_hits"] = f.map_read_hits;
   map["read_misses"] = f.map_read_misses;

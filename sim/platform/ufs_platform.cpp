@@ -61,6 +61,8 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   bus.map(kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort, true);
   bus.map(FirmwareCpu::kCryptoBase, hpb_crypto_reg::kSize, kCryptoPort, true);
 
+  if (const std::string problem = config_.firmware.validate_for(fcc.geometry()); !problem.empty())
+    throw ConfigError("firmware." + problem);
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
   cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
   crypto.set_listener(&cpu);

@@ -328,3 +328,142 @@ TEST_CASE("Power-up loads a fresh HPB session key into the crypto engine", "[fir
   CHECK(r.hw.crypto_regs_[0].second != first[0].second);
   CHECK(r.fw.stats().session_keys_loaded == 2);
 }
+
+// ---------------------------------------------------------------- logical pages and allocation
+
+namespace {
+// 64 KiB logical pages (16 sectors), one 16 KiB page per program: four programs per page.
+FirmwareParams big_page_params() {
+  FirmwareParams p = small_params();
+  p.program_pages = 1;
+  p.logical_page_kib = 64;
+  return p;
+}
+void flush(Rig& r) {
+  HostCommand s;
+  s.tag = 30; s.cdb[0] = 0x35;
+  r.hw.command(s);
+  r.hw.run();
+}
+}  // namespace
+
+TEST_CASE("Logical pages: geometry checks name the problem", "[firmware][lpage]") {
+  FirmwareParams p = big_page_params();
+  const FlashGeometry g = small_geometry();  // 96 sectors (384 KiB) per block
+  CHECK(p.validate_for(g).empty());
+  p.logical_page_kib = 12;
+  CHECK(p.validate().empty());
+  CHECK(p.validate_for(g).find("logical_page_kib") == 0);  // 3 sectors vs a 4-sector program
+  p.logical_page_kib = 256;
+  CHECK(p.validate_for(g).find("logical_page_kib: must divide the block") == 0);
+  p.logical_page_kib = 6;
+  CHECK(p.validate().find("logical_page_kib") == 0);
+  p = big_page_params();
+  p.write_cache_kib = 192;
+  CHECK(p.validate_for(g).find("write_cache_kib") == 0);
+  p = small_params();
+  p.stripe_order = "random";
+  CHECK(p.validate().find("stripe_order") == 0);
+  p.stripe_order = "plane-first";
+  p.lba_mapping = "hashed";
+  CHECK(p.validate().find("lba_mapping") == 0);
+}
+
+TEST_CASE("Logical pages: a small write reads the rest of its page from NAND and rewrites it whole",
+          "[firmware][lpage]") {
+  Rig r(big_page_params());
+  r.hw.command(make_rw(1, true, 32, 16), stamps_for(32, 16, 1));  // logical page 2, whole
+  r.hw.run();
+  flush(r);
+  CHECK(r.fw.stats().rmw_writes == 0);
+  const uint64_t reads_before = r.hw.data_reads_;
+  r.hw.command(make_rw(2, true, 37, 2, true), stamps_for(37, 2, 2));  // 2 sectors inside it, FUA
+  r.hw.run();
+  REQUIRE(r.last().status == scsi_status::kGood);
+  CHECK(r.fw.stats().rmw_writes == 1);
+  CHECK(r.fw.stats().rmw_flash_sectors == 14);
+  CHECK(r.hw.data_reads_ - reads_before == 5);  // the other 14 sectors: runs within 16 KiB pages (36 and 39 apart)
+  CHECK(r.fw.stats().host_program_sectors == 32);
+  // The page is whole again in one place: 16 consecutive sectors of one block.
+  const uint32_t first = r.fw.map().get(32);
+  REQUIRE(L2pMap::is_physical(first));
+  CHECK(first % 16 == 0);
+  for (uint32_t i = 0; i < 16; ++i) CHECK(r.fw.map().get(32 + i) == first + i);
+  r.hw.command(make_rw(3, false, 32, 16));
+  r.hw.run();
+  for (uint32_t i = 0; i < 16; ++i)
+    CHECK(r.hw.host_in_[3][i] == (SectorStamp{32 + i, i == 5 || i == 6 ? 2u : 1u}));
+}
+
+TEST_CASE("Logical pages: the rest comes from the write cache, never-written sectors stay unmapped",
+          "[firmware][lpage]") {
+  Rig r(big_page_params());
+  r.hw.command(make_rw(1, true, 64, 3), stamps_for(64, 3, 1));  // logical page 4: 3 sectors, 13 never written
+  r.hw.run();
+  r.hw.command(make_rw(2, true, 70, 1), stamps_for(70, 1, 2));  // same page, while the first is cached or on NAND
+  r.hw.run();
+  flush(r);
+  CHECK(r.fw.stats().rmw_writes == 2);
+  CHECK(r.fw.stats().rmw_flash_sectors + r.fw.stats().rmw_cache_sectors == 3);
+  r.hw.command(make_rw(3, false, 64, 16));
+  r.hw.run();
+  for (uint32_t i = 0; i < 16; ++i) {
+    const SectorStamp want = i < 3 ? SectorStamp{64 + i, 1} : i == 6 ? SectorStamp{70, 2} : SectorStamp{};
+    CHECK(r.hw.host_in_[3][i] == want);
+  }
+  CHECK(r.fw.map().get(65) != L2pMap::kUnmapped);
+  CHECK(r.fw.map().get(71) == L2pMap::kUnmapped);
+}
+
+TEST_CASE("Logical pages: random mixed I/O through GC keeps every block intact", "[firmware][lpage][stress]") {
+  Rig r(big_page_params());
+  random_io_through_gc(r);
+  CHECK(r.fw.stats().rmw_writes > 1000);
+  CHECK(r.fw.write_amplification() > 3.0);  // 1-8 sector writes into 16-sector pages
+}
+
+TEST_CASE("Static mapping: a logical page always lands in the pool its number names", "[firmware][alloc]") {
+  FirmwareParams p = big_page_params();
+  p.lba_mapping = "static";
+  p.stripe_order = "channel-first";
+  Rig r(p);
+  AllocationPolicy::Order o;
+  AllocationPolicy::parse_order("channel-first", o);
+  const AllocationPolicy policy(r.geo, o, true);
+  for (uint8_t t = 0; t < 8; ++t) r.hw.command(make_rw(t, true, uint64_t(t) * 16 + 3, 4), stamps_for(t * 16 + 3, 4, 1));
+  r.hw.run();
+  flush(r);
+  for (uint64_t lp = 0; lp < 8; ++lp) {
+    const uint32_t e = r.fw.map().get(lp * 16 + 3);
+    REQUIRE(L2pMap::is_physical(e));
+    CHECK(r.fw.blocks().die_of_block(r.fw.blocks().block_of(e)) == policy.die(policy.pool_of(lp)));
+  }
+}
+
+TEST_CASE("Plane-first: consecutive write units alternate the planes of a die", "[firmware][alloc]") {
+  FirmwareParams p = small_params();
+  p.program_pages = 1;
+  p.stripe_order = "plane-first";
+  Rig r(p);
+  r.hw.command(make_rw(1, true, 0, 16), stamps_for(0, 16, 1));  // four 16 KiB units
+  r.hw.run();
+  flush(r);
+  const BlockManager& b = r.fw.blocks();
+  auto where = [&](uint64_t lba) {
+    const uint32_t block = b.block_of(r.fw.map().get(lba));
+    return std::make_pair(b.die_of_block(block), b.plane_of_block(block));
+  };
+  CHECK(where(0) == std::make_pair(0u, 0u));
+  CHECK(where(4) == std::make_pair(0u, 1u));
+  CHECK(where(8) == std::make_pair(2u, 0u));  // then the next die, channel-first
+  CHECK(where(12) == std::make_pair(2u, 1u));
+}
+
+TEST_CASE("Static plane-first mapping: random mixed I/O through GC keeps every block intact",
+          "[firmware][alloc][stress]") {
+  FirmwareParams p = big_page_params();
+  p.lba_mapping = "static";
+  p.stripe_order = "plane-first";
+  Rig r(p);
+  random_io_through_gc(r);
+}

@@ -152,6 +152,7 @@ void power_loss_cycles(FirmwareParams p, uint32_t cycles) {
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);  // 400 ms: the device is full and GC runs
   REQUIRE(r.fw->stats().gc_victims > 0);
+  if (p.logical_page_kib > 4) REQUIRE(r.fw->stats().rmw_flash_sectors > 0);  // the cuts meet read-modify-writes
   uint64_t lost = 0, wrong = 0, torn = 0, gc_before_cut = 0, max_recovery_ps = 0;
   for (uint32_t c = 0; c < cycles; ++c) {
     // Cut at a random instant 1..80 ms into this power cycle's I/O.
@@ -227,4 +228,14 @@ TEST_CASE("Commands during recovery get NOT READY; recovery reports its time", "
   r.check_all(lost, wrong);
   CHECK(lost == 0);
   CHECK(wrong == 0);
+}
+
+TEST_CASE("Sudden power-off with logical pages of two program units and plane-first static placement",
+          "[firmware][power-loss][lpage]") {
+  FirmwareParams p = spo_params();
+  p.logical_page_kib = 96;  // 2 program units of 48 KiB: a write unit is 2 programs, small writes are RMW
+  p.stripe_order = "plane-first";
+  p.lba_mapping = "static";
+  REQUIRE(p.validate_for(spo_geometry()).empty());
+  power_loss_cycles(p, 15);
 }
