@@ -289,6 +289,55 @@ TEST_CASE("FCC: Cache read: the next read's tR overlaps the previous data-out", 
   CHECK(b.rec.of(2).t == ns(122484 + 510));
 }
 
+TEST_CASE("FCC: Cache program: the next program's data-in overlaps tPROG", "[fcc][cache]") {
+  FlashControllerParams f = test_fcc();
+  f.cache_program = true;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(0, 0, 0, 3, 2, 12 * kSectorBytes), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // A: DMA 10, data-in 3 x (100 + 16384) to 49462, tPROG to 549462. B: DMA and data-in
+  // into the cache register from 49462 (to 98924), tPROG from A's end to 1049462.
+  const double in = 3 * (100 + 16384);
+  CHECK(b.rec.of(1).t == ns(10 + in + 500000));
+  CHECK(b.rec.of(2).t == ns(10 + in + 500000 + 500000));
+  CHECK(b.fcc.channel_busy_time(0) == ns(2 * in));
+  CHECK(b.fcc.rule_violations() == 0);
+}
+
+TEST_CASE("FCC: Without cache program the next data-in waits for tPROG", "[fcc][cache]") {
+  Bench b;
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(0, 0, 0, 3, 2, 12 * kSectorBytes), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  const double in = 3 * (100 + 16384);
+  CHECK(b.rec.of(1).t == ns(10 + in + 500000));
+  CHECK(b.rec.of(2).t == ns(2 * (10 + in + 500000)));
+}
+
+TEST_CASE("FCC: Erase suspend: a read waiting on an erasing die goes first", "[fcc][suspend]") {
+  FlashControllerParams f = test_fcc();
+  f.suspend_for_read = true;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(erase_op(0, 0, 5, 1), sc_core::SC_ZERO_TIME);  // command to 100, tBERS to 3500100
+    sc_core::wait(ns(1000000));
+    b.fcc.submit(read_op(0, 1, 0, 0, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // Suspend 20 us; read: command [1020000, 1020100], tR to 1070100, data to 1074196;
+  // resume 20 us + the 2500100 ns of tBERS left.
+  CHECK(b.rec.of(2).t == ns(1074196 + 510));
+  CHECK(b.rec.of(1).t == ns(1074196 + 20000 + 2500100));
+  CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
+  CHECK(b.fcc.suspensions() == 1);
+  CHECK(b.fcc.erase_count(0, 0, 5) == 1);
+}
+
 TEST_CASE("FCC: Factory bad blocks and injected failures reach the firmware as statuses", "[fcc][reliability]") {
   NandParams n = test_nand();
   n.bad_block_list = "1:0:3";
