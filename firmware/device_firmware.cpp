@@ -7,7 +7,8 @@ namespace ufs {
 namespace {
 // Flash operation cookies: kind in the top bits, index below.
 enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
-                               MapProgram = 7, RecoveryRead = 8, FillRead = 9 };
+                               MapProgram = 7, RecoveryRead = 8, FillRead = 9,
+                               GcCopyBack = 10 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
@@ -879,6 +880,7 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
     case OpKind::MapProgram: map_unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::FillRead: fill_read_done(static_cast<uint32_t>(index), c); return;
+    case OpKind::GcCopyBack: gc_copy_back_done(static_cast<uint32_t>(index), c); return;
   }
 }
 
@@ -926,17 +928,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     } else {
       ++stats_.gc_moved_sectors;
       hal_.charge_cycles(params_.cycles_gc_per_sector);
-      if (e == u.old_ppa[s]) {  // still the live copy: the host did not overwrite it meanwhile
-        map_page_needed_for_update(map_page_of(lba));
-        map_.set(lba, ppa);
-        blocks_.mark_valid(ppa);
-        blocks_.mark_invalid(e);
-      } else if (L2pMap::is_cached(e) && superseded_copy(e) == u.old_ppa[s]) {
-        // Newer data waits in the cache; the copy it supersedes moved here and stays its fallback.
-        superseded_copy(e) = ppa;
-        blocks_.mark_valid(ppa);
-        blocks_.mark_invalid(u.old_ppa[s]);
-      }
+      gc_moved(lba, u.old_ppa[s], ppa);
     }
   }
   for (uint8_t tag : u.sync_tags) {
@@ -947,6 +939,24 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
   release_unit(unit);
   if (gc_unit) maybe_erase_victim(die);
+}
+
+// GC wrote a copy of `from` at `to`: the map follows it when `from` is still the live
+// copy (the host did not overwrite it meanwhile), or the copy that newer data waiting in
+// the cache supersedes (it stays that data's fallback).
+bool DeviceFirmware::gc_moved(uint64_t lba, uint32_t from, uint32_t to) {
+  const uint32_t e = map_.get(lba);
+  if (e == from) {
+    map_page_needed_for_update(map_page_of(lba));
+    map_.set(lba, to);
+  } else if (L2pMap::is_cached(e) && superseded_copy(e) == from) {
+    superseded_copy(e) = to;
+  } else {
+    return false;
+  }
+  blocks_.mark_valid(to);
+  blocks_.mark_invalid(from);
+  return true;
 }
 
 void DeviceFirmware::release_unit(uint32_t unit) {
@@ -985,6 +995,7 @@ void DeviceFirmware::gc_check(uint32_t die) {
   g = GcState{};
   g.active = true;
   g.victim = victim;
+  g.start_ps = hal_.now_ps();
   blocks_.info(victim).state = BlockState::Victim;
   if (blocks_.info(victim).holds_map) relocate_map_pages(die);
   else gc_fill(die);
@@ -997,6 +1008,17 @@ void DeviceFirmware::gc_fill(uint32_t die) {
   const uint32_t spb = blocks_.sectors_per_block();
   const uint32_t base = g.victim * spb;
   while (g.cursor < spb) {
+    if (params_.gc_copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
+      while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
+      if (g.cursor >= spb) break;
+      // Whole valid pages only: a partly valid one is compacted through the buffer.
+      uint32_t valid = 0;
+      while (g.cursor % spp_ == 0 && valid < spp_ && blocks_.is_valid(base + g.cursor + valid)) ++valid;
+      if (valid == spp_) {
+        if (gc_copy_back_page(die)) continue;
+        g.no_copy_back = true;  // no block in the victim's plane: the rest goes through the buffer
+      }
+    }
     if (g.unit == kNone) {
       g.unit = allocate_unit(g.stream, true);
       if (g.unit == kNone) {
@@ -1068,6 +1090,50 @@ void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
   try_program_unit(r.unit);
 }
 
+// Copy-back of the victim's page at the cursor (firmware.gc_copy_back); false when its
+// plane has no block to take it.
+bool DeviceFirmware::gc_copy_back_page(uint32_t die) {
+  GcState& g = gc_[die];
+  const uint32_t page = g.cursor / spp_;
+  FlashOp op;
+  uint32_t index;
+  if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), op, index)) return false;
+  op.cookie = cookie(OpKind::GcCopyBack, index);
+  g.cursor = (page + 1) * spp_;
+  ++g.reads_in_flight;
+  ++stats_.gc_copy_backs;
+  hal_.charge_cycles(params_.cycles_flash_submit);
+  hal_.submit_flash(op);
+  return true;
+}
+
+// The page is in its new place: the map follows each sector still live (the OOB read
+// out with it names the LBAs). A failed copy-back leaves the page in the victim, and
+// the victim is scanned again through the buffer (pages already moved are no longer
+// valid there; one moved twice is simply not mapped the second time).
+void DeviceFirmware::gc_copy_back_done(uint32_t index, const FlashCompletion& c) {
+  const GcCopyBack::Move m = copy_back_.finish(index);
+  GcState& g = gc_[m.die];
+  --g.reads_in_flight;
+  if (c.status != FlashStatus::Ok) {
+    if (c.status == FlashStatus::ProgramFail) ++stats_.program_failures;
+    copy_back_.destination_failed(m, c.status == FlashStatus::ProgramFail);
+    g.no_copy_back = true;
+    g.cursor = 0;
+    g.scanned = false;
+    gc_fill(m.die);
+    return;
+  }
+  const uint32_t from = blocks_.ppa(m.victim, m.src_page, 0), to = blocks_.ppa(m.dst_block, m.dst_page, 0);
+  hal_.l2p_sram_access(4 * spp_, true);
+  for (uint32_t s = 0; s < spp_; ++s) {
+    if (c.oob.lba[s] == kNoOobLba) continue;
+    hal_.charge_cycles(params_.cycles_gc_per_sector);
+    stats_.gc_moved_sectors += gc_moved(c.oob.lba[s], from + s, to + s);
+  }
+  maybe_erase_victim(m.die);
+}
+
 void DeviceFirmware::maybe_erase_victim(uint32_t die) {
   GcState& g = gc_[die];
   if (!g.active || !g.scanned || g.erasing || g.reads_in_flight) return;
@@ -1103,6 +1169,10 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
       if (cold_open != BlockManager::kNoBlock) blocks_.info(cold_open).state = BlockState::Closed;  // the last one's rest
       cold_open = block;
     }
+  }
+  if (gc_[die].active) {
+    stats_.gc_clean_ps += hal_.now_ps() - gc_[die].start_ps;
+    ++stats_.gc_cleaned;
   }
   gc_[die] = GcState{};
   if (cold != BlockManager::kNoBlock) {  // before anything else can start a GC on this die

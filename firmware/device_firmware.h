@@ -12,6 +12,7 @@
 #include "firmware_params.h"
 #include "ftl/allocation_policy.h"
 #include "ftl/block_manager.h"
+#include "ftl/gc_copy_back.h"
 #include "ftl/l2p_map.h"
 #include "ftl/map_cache.h"
 #include "ftl/recovery.h"
@@ -36,6 +37,9 @@ struct FirmwareStats {
   uint64_t gc_victims = 0;
   uint64_t gc_moved_sectors = 0;
   uint64_t gc_reads = 0;
+  uint64_t gc_copy_backs = 0;         // pages GC moved by copy-back
+  uint64_t gc_clean_ps = 0;           // victims' cleaning time: picked to erased, summed
+  uint64_t gc_cleaned = 0;            // victims erased after cleaning
   uint64_t erases = 0;
   uint64_t program_failures = 0;
   uint64_t erase_failures = 0;
@@ -189,6 +193,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t reads_in_flight = 0;
     bool erasing = false;
     WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
+    bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
+    uint64_t start_ps = 0;
   };
   struct GcRead {
     uint32_t unit = 0;
@@ -254,6 +260,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void gc_check(uint32_t die);
   void gc_fill(uint32_t die);
   void gc_read_done(uint32_t index, const FlashCompletion& c);
+  bool gc_copy_back_page(uint32_t die);
+  void gc_copy_back_done(uint32_t index, const FlashCompletion& c);
+  bool gc_moved(uint64_t lba, uint32_t from, uint32_t to);
   void maybe_erase_victim(uint32_t die);
   void erase_done(uint32_t block, FlashStatus status);
 
@@ -273,6 +282,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   FlashGeometry geo_;
   BlockManager blocks_;
   WearLeveller wear_;
+  GcCopyBack copy_back_{blocks_};
   uint64_t logical_blocks_;
   L2pMap map_;
   uint32_t spp_;

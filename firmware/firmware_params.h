@@ -31,6 +31,7 @@ struct FirmwareParams {
   uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
   uint32_t gc_stop_free_blocks = 5;     // per die: stop GC at this many free blocks
   std::string gc_victim = "greedy";     // greedy | cost-benefit
+  bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
 
   // Wear levelling (Agrawal et al. 2008, section 3.6; see ftl/wear_leveller.h)
   std::string wear_levelling = "off";   // off (greedy only) | rate-limit | migration (rate limiting + cold-data migration)
@@ -70,6 +71,8 @@ struct FirmwareParams {
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
     b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
+    b("gc_copy_back", gc_copy_back, "",
+      "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
     b("wear_levelling", wear_levelling, "", "off (greedy only) | rate-limit | migration (rate limiting + cold-data migration), Agrawal et al. 2008");
     b("block_lifetime", block_lifetime, "cycles", "erase cycles a block lasts, for wear levelling and expired-block counts (0: not modelled)");
     b("wl_retirement_age", wl_retirement_age, "fraction", "migrate cold data into a block whose remaining life is below this fraction of the mean");
@@ -124,6 +127,9 @@ struct FirmwareParams {
     if (logical % program != 0 && program % logical != 0)
       return "logical_page_kib: must be a multiple or a divisor of the program unit (" + std::to_string(program * 4) +
              " KiB)";
+    if (gc_copy_back && unit != g.sectors_per_page())
+      return "gc_copy_back: needs write units of one page (program_pages = 1, logical_page_kib <= " +
+             std::to_string(g.sectors_per_page() * 4) + ")";
     if (write_cache_kib / 4 / unit < 4)
       return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
     return "";

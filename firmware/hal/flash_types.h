@@ -87,6 +87,8 @@ struct FlashOp {
   uint32_t sector_count = 0;    // Read: sectors to transfer (0 = whole page)
   uint64_t buffer_address = 0;  // data buffer byte address the data comes from / goes to
   uint8_t priority = 0;         // higher is served first in the die queue (map reads)
+  bool read_oob = false;        // CopyBack: also read the source page's spare area out (random data
+                                // output between the copy-back read and program) into the completion
   uint64_t cookie = 0;          // firmware's own identifier, returned in the completion
   std::vector<PageOob> oob;     // Program: one per page
 };
@@ -96,7 +98,7 @@ struct FlashCompletion {
   FlashOpcode opcode = FlashOpcode::Read;
   FlashStatus status = FlashStatus::Ok;
   FlashAddress address;
-  PageOob oob;                  // Read: OOB of the page read
+  PageOob oob;                  // Read (and CopyBack with read_oob): OOB of the (first) page read
 };
 
 }  // namespace ufs

@@ -122,6 +122,10 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["padding_sectors"] = f.padding_sectors;
   ftl["gc_victims"] = f.gc_victims;
   ftl["gc_moved_sectors"] = f.gc_moved_sectors;
+  ftl["gc_buffered_reads"] = f.gc_reads;
+  ftl["gc_copy_backs"] = f.gc_copy_backs;
+  ftl["gc_cleaned"] = f.gc_cleaned;
+  ftl["gc_clean_us_mean"] = f.gc_cleaned ? double(f.gc_clean_ps) / double(f.gc_cleaned) / 1e6 : 0.0;
   ftl["erases"] = f.erases;
   ftl["program_failures"] = f.program_failures;
   ftl["erase_failures"] = f.erase_failures;

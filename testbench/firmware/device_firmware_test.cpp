@@ -467,3 +467,49 @@ TEST_CASE("Static plane-first mapping: random mixed I/O through GC keeps every b
   Rig r(p);
   random_io_through_gc(r);
 }
+
+// ---------------------------------------------------------------- GC copy-back
+
+namespace {
+FirmwareParams copy_back_params() {
+  FirmwareParams p = small_params();
+  p.program_pages = 1;  // copy-back moves one page: write units of one page
+  p.gc_copy_back = true;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("GC copy-back: needs write units of one page", "[firmware][gc][copyback]") {
+  FirmwareParams p = small_params();
+  p.gc_copy_back = true;
+  CHECK(p.validate_for(small_geometry()).find("gc_copy_back") == 0);  // 3-page one-shot units
+  p.program_pages = 1;
+  CHECK(p.validate_for(small_geometry()).empty());
+  p.logical_page_kib = 32;
+  CHECK(p.validate_for(small_geometry()).find("gc_copy_back") == 0);
+}
+
+TEST_CASE("GC copy-back: random mixed I/O through GC moves pages inside their plane with every block intact",
+          "[firmware][gc][copyback][stress]") {
+  Rig r(copy_back_params());
+  random_io_through_gc(r);  // checks data, and no copy-back across planes or dies (violations)
+  const FirmwareStats& s = r.fw.stats();
+  INFO("copy-backs " << s.gc_copy_backs << ", buffered GC reads " << s.gc_reads << ", moved sectors "
+                     << s.gc_moved_sectors);
+  CHECK(s.gc_copy_backs > 1000);
+  CHECK(r.hw.copy_backs_ == s.gc_copy_backs);
+  CHECK(s.gc_reads > 0);  // partly valid pages (4 KiB sectors in 16 KiB pages) are compacted through the buffer
+  CHECK(s.gc_moved_sectors > 0);
+  CHECK(s.gc_cleaned > 50);
+  CHECK(s.gc_clean_ps > 0);
+}
+
+TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes through the buffer",
+          "[firmware][gc][copyback]") {
+  Rig r(copy_back_params());
+  r.hw.fail_next_copy_back_ = true;
+  random_io_through_gc(r);  // no data lost
+  CHECK_FALSE(r.hw.fail_next_copy_back_);
+  CHECK(r.fw.stats().program_failures == 1);
+  CHECK(r.fw.stats().gc_reads > 0);
+}

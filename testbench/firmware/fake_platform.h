@@ -71,7 +71,26 @@ class FakePlatform : public Hal, public FlashBackdoor {
         for (uint32_t p = 0; p < geo_.pages_per_block; ++p) pages_.erase(key(op.address, p));
         break;
       }
-      case FlashOpcode::CopyBack: break;
+      case FlashOpcode::CopyBack: {  // inside one plane: the source pages to dest, data off the bus
+        latency = 550'000'000;
+        ++copy_backs_;
+        if (op.dest.die != op.address.die || op.dest.plane != op.address.plane) ++violations_;
+        for (uint32_t p = 0; p < std::max(1u, op.page_count); ++p) {
+          auto src = pages_.find(key(op.address, op.address.page + p));
+          const Page from = src == pages_.end() ? Page{} : src->second;
+          if (p == 0 && op.read_oob) c.oob = from.oob;
+          if (from.torn) { c.status = FlashStatus::Uncorrectable; c.oob = PageOob{}; break; }
+          Page& pg = pages_[key(op.dest, op.dest.page + p)];
+          if (pg.programmed) ++violations_;
+          pg = from;
+          pg.programmed = true;
+          pg.torn = false;
+          if (pg.stamps.empty()) pg.stamps.assign(spp, SectorStamp{});
+          programs_in_flight_.push_back({now_ps() + latency, key(op.dest, op.dest.page + p)});
+          if (fail_next_copy_back_) { fail_next_copy_back_ = false; c.status = FlashStatus::ProgramFail; }
+        }
+        break;
+      }
     }
     post(now_ps() + latency, [this, c] { fw_->on_flash_complete(c); });
   }
@@ -214,8 +233,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<CommandResponse> responses_;
   std::map<uint8_t, std::vector<SectorStamp>> host_in_;
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
-  uint64_t flash_ops_ = 0, erases_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
+  uint64_t flash_ops_ = 0, erases_ = 0, copy_backs_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
   bool fail_next_program_ = false;
+  bool fail_next_copy_back_ = false;
   std::vector<HpbCryptoJob> crypto_jobs_;
   std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;
   uint64_t rng_state_ = 1;

@@ -273,6 +273,32 @@ TEST_CASE("FCC: Copy-back: page moves inside the plane without crossing the chan
   CHECK(b.fcc.channel_busy_time(0) == ns(3 * (100 + 16384) + 200 + 100 + 16384));
 }
 
+TEST_CASE("FCC: Copy-back with read_oob: the spare bytes come out between tR and the program", "[fcc][copyback]") {
+  NandParams n = test_nand();
+  n.spare_bytes_per_page = 64;  // 16 per sector
+  Bench b(test_fcc(), n);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
+    FlashOp cb;
+    cb.opcode = FlashOpcode::CopyBack;
+    cb.address = FlashAddress{0, 0, 0, 0};
+    cb.dest = FlashAddress{0, 0, 1, 0};
+    cb.page_count = 3;
+    cb.read_oob = true;
+    cb.cookie = 2;
+    b.fcc.submit(cb, sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  // Program: DMA 10, data-in 3 x (100 + 4 x 4112) to 49654, tPROG to 549654. Copy-back:
+  // command to 549754, 3 x tR to 699754, spare out 100 + 3 x 64 to 700046, program
+  // command to 700146, tPROG to 1200146.
+  CHECK(b.rec.of(2).t == ns(1200146));
+  CHECK(b.rec.of(2).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(2).c.oob.sequence == 10);  // the first source page's OOB
+  CHECK(b.rec.of(2).c.oob.lba[1] == 101);
+  CHECK(b.fcc.channel_busy_time(0) == ns(3 * (100 + 4 * 4112) + 100 + 292 + 100));
+}
+
 TEST_CASE("FCC: Cache read: the next read's tR overlaps the previous data-out", "[fcc][cache]") {
   FlashControllerParams f = test_fcc();
   f.cache_read = true;

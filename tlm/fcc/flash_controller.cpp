@@ -511,7 +511,17 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i);
   const sc_time t_p = d.nand->program_time(op.dest.page, pages);
   const sc_time read_end = ch.reserve(start, cmd) + cmd + t_r;
-  const sc_time prog_start = ch.reserve(read_end, cmd) + cmd;
+  // read_oob: a random data output of the spare bytes (the page's OOB) from the page
+  // register before the program command (the data itself stays in the plane).
+  sc_time prog_earliest = read_end;
+  if (op.read_oob) {
+    const uint64_t bytes = uint64_t(nand_params_.spare_bytes_per_page) * pages;
+    const sc_time spare = cmd + ch.transfer_time(bytes);
+    prog_earliest = ch.reserve(read_end, spare) + spare;
+    ch.count_bytes(bytes);
+    if (trace_) trace_bus(d.channel, "copy-back spare out", prog_earliest - spare, spare, *slots_[d.active[0]], bytes);
+  }
+  const sc_time prog_start = ch.reserve(prog_earliest, cmd) + cmd;
   d.array_start = prog_start;
   d.array_end = prog_start + t_p;
   d.free_at = d.array_end;
@@ -561,7 +571,8 @@ void FlashController::finish(uint32_t die) {
         break;
       case FlashOpcode::Erase: slot.status = d.nand->erase(op.address); break;
       case FlashOpcode::CopyBack:
-        slot.status = d.nand->copy_back(op.address, op.dest, std::max(1u, op.page_count));
+        slot.status = d.nand->copy_back(op.address, op.dest, std::max(1u, op.page_count),
+                                        op.read_oob ? &slot.read_oob : nullptr);
         break;
       case FlashOpcode::Read: break;
     }
@@ -631,7 +642,8 @@ void FlashController::complete(uint32_t s) {
   c.opcode = slot.op.opcode;
   c.status = slot.status;
   c.address = slot.op.address;
-  if (slot.op.opcode == FlashOpcode::Read) c.oob = slot.read_oob;
+  if (slot.op.opcode == FlashOpcode::Read || (slot.op.opcode == FlashOpcode::CopyBack && slot.op.read_oob))
+    c.oob = slot.read_oob;
   ++completed_[size_t(c.opcode)];
   if (c.status != FlashStatus::Ok) ++failed_[size_t(c.opcode)];
   free_slot(s);

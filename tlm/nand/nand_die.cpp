@@ -160,7 +160,7 @@ FlashStatus NandDie::erase(const FlashAddress& a) {
   return FlashStatus::Ok;
 }
 
-FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count) {
+FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob) {
   if (src.plane != dst.plane) {
     ++violations_.plane_mismatch;
     return FlashStatus::ProgramFail;
@@ -180,6 +180,7 @@ FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst,
     const FlashStatus s = read(p, 0, spp, &scratch_[size_t(i) * spp], &scratch_oob_[i]);
     if (s != FlashStatus::Ok) read_status = s;
   }
+  if (src_oob) *src_oob = scratch_oob_[0];
   if (read_status != FlashStatus::Ok) return read_status;
   return program(dst, count, scratch_.data(), scratch_oob_.data(), count);
 }

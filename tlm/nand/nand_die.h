@@ -65,7 +65,8 @@ class NandDie {
   // the pages are used up and read back uncorrectable (no-op if they are not next in order).
   void tear(const FlashAddress& a, uint32_t count);
   // Intra-plane copy of `count` pages from src to dst through the page register.
-  FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count);
+  // `src_oob` (optional): the first source page's OOB, as the controller reads it out.
+  FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob = nullptr);
   // Rule check only (no state change): what program() would return, minus injected failures.
   FlashStatus check_program(const FlashAddress& a, uint32_t count) const;
 
