@@ -140,6 +140,16 @@ FlashOp erase_op(uint32_t die, uint32_t plane, uint32_t block, uint64_t cookie) 
   op.cookie = cookie;
   return op;
 }
+// Die 0, plane 0: block 0's first word line (3 pages) to block 1.
+FlashOp copy_back_op(uint64_t cookie) {
+  FlashOp op;
+  op.opcode = FlashOpcode::CopyBack;
+  op.address = FlashAddress{0, 0, 0, 0};
+  op.dest = FlashAddress{0, 0, 1, 0};
+  op.page_count = 3;
+  op.cookie = cookie;
+  return op;
+}
 sc_time ns(double v) { return sc_time(v, SC_NS); }
 
 }  // namespace
@@ -252,13 +262,7 @@ TEST_CASE("FCC: Copy-back: page moves inside the plane without crossing the chan
   for (uint64_t s = 0; s < 12; ++s) b.buf.sectors[s] = SectorStamp{700 + s, 1};
   Driver drv("drv", [&] {
     b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
-    FlashOp cb;
-    cb.opcode = FlashOpcode::CopyBack;
-    cb.address = FlashAddress{0, 0, 0, 0};
-    cb.dest = FlashAddress{0, 0, 1, 0};
-    cb.page_count = 3;
-    cb.cookie = 2;
-    b.fcc.submit(cb, sc_core::SC_ZERO_TIME);
+    b.fcc.submit(copy_back_op(2), sc_core::SC_ZERO_TIME);
     b.fcc.submit(read_op(0, 0, 1, 2, 3, 0, 0, 50 * kSectorBytes), sc_core::SC_ZERO_TIME);
   });
   sc_core::sc_start();
@@ -279,13 +283,8 @@ TEST_CASE("FCC: Copy-back with read_oob: the spare bytes come out between tR and
   Bench b(test_fcc(), n);
   Driver drv("drv", [&] {
     b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);
-    FlashOp cb;
-    cb.opcode = FlashOpcode::CopyBack;
-    cb.address = FlashAddress{0, 0, 0, 0};
-    cb.dest = FlashAddress{0, 0, 1, 0};
-    cb.page_count = 3;
+    FlashOp cb = copy_back_op(2);
     cb.read_oob = true;
-    cb.cookie = 2;
     b.fcc.submit(cb, sc_core::SC_ZERO_TIME);
   });
   sc_core::sc_start();
