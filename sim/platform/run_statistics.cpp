@@ -175,6 +175,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   flash["reads"] = p.fcc.ops_completed(FlashOpcode::Read);
   flash["programs"] = p.fcc.ops_completed(FlashOpcode::Program);
   flash["erases"] = p.fcc.ops_completed(FlashOpcode::Erase);
+  flash["copy_backs"] = p.fcc.ops_completed(FlashOpcode::CopyBack);
+  flash["suspensions"] = p.fcc.suspensions();
+  flash["status_polls"] = p.fcc.status_polls();
   flash["rule_violations"] = p.fcc.rule_violations();
   j["flash"] = flash;
 

@@ -363,6 +363,35 @@ TEST_CASE("FCC: Erase suspend: a read waiting on an erasing die goes first", "[f
   CHECK(b.fcc.erase_count(0, 0, 5) == 1);
 }
 
+TEST_CASE("FCC: Status polling: a read's data-out waits for the poll that finds the die ready", "[fcc][poll]") {
+  FlashControllerParams f = test_fcc();
+  f.status_poll_ns = 10000;
+  Bench b(f);
+  Driver drv("drv", [&] { b.fcc.submit(read_op(0, 0, 0, 0, 1, 1), sc_core::SC_ZERO_TIME); });
+  sc_core::sc_start();
+  // Command to 100, tR to 50100; polls at 10100, 20100, ..., 50100 (the fifth sees ready,
+  // status in at 50200); data-out to 54296, ECC and DMA 510.
+  CHECK(b.rec.of(1).t == ns(50200 + 4096 + 510));
+  CHECK(b.fcc.status_polls() == 5);
+  CHECK(b.fcc.channel_busy_time(0) == ns(100 + 5 * 100 + 4096));
+}
+
+TEST_CASE("FCC: Status polling: an erase completes at the first poll after tBERS", "[fcc][poll]") {
+  FlashControllerParams f = test_fcc();
+  f.status_poll_ns = 1000;
+  Bench b(f);
+  Driver drv("drv", [&] { b.fcc.submit(erase_op(0, 0, 5, 1), sc_core::SC_ZERO_TIME); });
+  sc_core::sc_start();
+  CHECK(b.rec.of(1).t == ns(100 + 3500000 + 100));  // the 3500th poll, at 3500100, sees it
+  CHECK(b.fcc.status_polls() == 3500);
+}
+
+TEST_CASE("FCC: Status polling: a poll interval below the command time is refused", "[fcc][poll]") {
+  FlashControllerParams f = test_fcc();
+  f.status_poll_ns = 50;
+  CHECK(f.validate().find("status_poll_ns") == 0);
+}
+
 TEST_CASE("FCC: Factory bad blocks and injected failures reach the firmware as statuses", "[fcc][reliability]") {
   NandParams n = test_nand();
   n.bad_block_list = "1:0:3";

@@ -83,6 +83,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
   t_cmd_ = sc_time(params.t_cmd_addr_ns, sc_core::SC_NS);
   t_ecc_ = sc_time(params.ecc_decode_ns, sc_core::SC_NS);
   t_cache_ = sc_time(params.t_cache_ns, sc_core::SC_NS);
+  t_poll_ = sc_time(params.status_poll_ns, sc_core::SC_NS);
   spare_per_sector_ = nand_params_.spare_bytes_per_page / nand_params_.sectors_per_page();
   // Up to a multi-plane, one-shot program's worth of sectors.
   xfer_table_.resize(size_t(kMaxSectorsPerPage) * 4 + 1);
@@ -328,7 +329,7 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
   d.free_at = d.array_end;
   d.array_busy += t_r;
   if (trace_) trace_array(die, d.array_start, d.array_end);
-  push(d.array_end, EventKind::ArrayDone, die);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::ArrayDone, die);
 }
 
 void FlashController::array_done(uint32_t die) {
@@ -427,7 +428,7 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
   d.free_at = d.array_end;
   d.array_busy += t_prog;
   if (trace_) trace_array(die, d.array_start, d.array_end);
-  push(d.array_end, EventKind::Finish, die, d.generation);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
   try_cache_program(die);
 }
 
@@ -480,7 +481,7 @@ void FlashController::start_cached_program(uint32_t die) {
   d.free_at = d.array_end;
   d.array_busy += t_prog;
   if (trace_) trace_array(die, d.array_start, d.array_end);
-  push(d.array_end, EventKind::Finish, die, d.generation);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
 
 void FlashController::start_erase(uint32_t die, const sc_time& start) {
@@ -497,7 +498,7 @@ void FlashController::start_erase(uint32_t die, const sc_time& start) {
   d.free_at = d.array_end;
   d.array_busy += d.nand->erase_time();
   if (trace_) trace_array(die, d.array_start, d.array_end);
-  push(d.array_end, EventKind::Finish, die, d.generation);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
 
 void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
@@ -510,7 +511,8 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   sc_time t_r = SC_ZERO_TIME;
   for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i);
   const sc_time t_p = d.nand->program_time(op.dest.page, pages);
-  const sc_time read_end = ch.reserve(start, cmd) + cmd + t_r;
+  const sc_time read_start = ch.reserve(start, cmd) + cmd;
+  const sc_time read_end = ready_seen(die, read_start, read_start + t_r);
   // read_oob: a random data output of the spare bytes (the page's OOB) from the page
   // register before the program command (the data itself stays in the plane).
   sc_time prog_earliest = read_end;
@@ -528,11 +530,11 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   d.array_busy += t_r + t_p;
   if (trace_) {
     const OpSlot& slot = *slots_[d.active[0]];
-    trace_bus(d.channel, "copy-back cmd", read_end - t_r - cmd, cmd, slot, 0);
+    trace_bus(d.channel, "copy-back cmd", read_start - cmd, cmd, slot, 0);
     trace_bus(d.channel, "copy-back cmd", prog_start - cmd, cmd, slot, 0);
-    trace_array(die, read_end - t_r, d.array_end);
+    trace_array(die, read_start, d.array_end);
   }
-  push(d.array_end, EventKind::Finish, die, d.generation);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
 
 uint64_t FlashController::power_cut() {
@@ -632,7 +634,22 @@ void FlashController::resume(uint32_t die) {
     d.trace_resumed = true;
   }
   UFS_LOG(Debug, Fcc, name(), "die " << die << ": program/erase resumes at " << start.to_seconds() * 1e6 << " us");
-  push(d.array_end, EventKind::Finish, die, d.generation);
+  push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
+}
+
+// When the controller sees the end of an array operation on `die` running [start, end):
+// at once with the ready/busy line; with status polling at the first status read (every
+// status_poll_ns from the start, each taking the bus for one command time) that finds
+// the die ready.
+sc_time FlashController::ready_seen(uint32_t die, const sc_time& start, const sc_time& end) {
+  if (t_poll_ == SC_ZERO_TIME) return end;
+  FlashChannel& ch = channels_[dies_[die].channel];
+  sc_time poll = start;
+  for (;;) {
+    poll = ch.reserve(poll + t_poll_, t_cmd_);
+    ++status_polls_;
+    if (poll >= end) return poll + t_cmd_;
+  }
 }
 
 void FlashController::complete(uint32_t s) {

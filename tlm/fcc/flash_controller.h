@@ -82,6 +82,7 @@ class FlashController : public sc_core::sc_module {
   uint64_t multi_plane_ops() const { return multi_plane_ops_; }
   // Program/erase suspensions granted to reads.
   uint64_t suspensions() const { return suspensions_; }
+  uint64_t status_polls() const { return status_polls_; }
   // Sum of (dispatch - arrival) over ops: time spent queued for a die.
   const sc_core::sc_time& total_queue_wait() const { return queue_wait_; }
   // NAND rule violations over all dies (zero for correct firmware).
@@ -149,6 +150,7 @@ class FlashController : public sc_core::sc_module {
   void start_erase(uint32_t die, const sc_core::sc_time& start);
   void start_copy_back(uint32_t die, const sc_core::sc_time& start);
   void try_cache_program(uint32_t die);
+  sc_core::sc_time ready_seen(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end);
   void start_cached_program(uint32_t die);
   void array_done(uint32_t die);
   void finish(uint32_t die);
@@ -198,7 +200,7 @@ class FlashController : public sc_core::sc_module {
   std::vector<uint32_t> finishing_;
   TimedQueue<Event> events_;
   tlm::tlm_generic_payload payload_;
-  sc_core::sc_time t_cmd_, t_ecc_, t_cache_;
+  sc_core::sc_time t_cmd_, t_ecc_, t_cache_, t_poll_;
   std::vector<sc_core::sc_time> xfer_table_;
   uint32_t spare_per_sector_ = 0;
   uint32_t cmd_per_op_ = 1;  // command sequences per op (shared-bus gang: one per package)
@@ -213,6 +215,7 @@ class FlashController : public sc_core::sc_module {
   std::array<uint64_t, 4> failed_{};
   uint64_t multi_plane_ops_ = 0;
   uint64_t suspensions_ = 0;
+  uint64_t status_polls_ = 0;
   sc_core::sc_time queue_wait_;
   TraceRecorder* trace_ = nullptr;
   std::vector<int> die_track_, channel_track_, die_busy_, die_state_, channel_busy_;

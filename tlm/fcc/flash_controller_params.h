@@ -20,6 +20,7 @@ struct FlashControllerParams {
   double t_cache_ns = 3000.0;
   bool cache_program = false;
   bool suspend_for_read = false;
+  double status_poll_ns = 0;  // 0: the ready/busy line signals the end of an array operation
   std::string gang_mode = "none";
   uint32_t gang_size = 1;
 
@@ -49,6 +50,10 @@ struct FlashControllerParams {
       "cache program: the next program's data-in overlaps the die's program in progress");
     b("suspend_for_read", suspend_for_read, "",
       "suspend a program/erase in progress for a read waiting on the same die");
+    b("status_poll_ns", status_poll_ns, "ns",
+      "poll the die's status register (70h) every so often from the start of an array operation and see "
+      "its end at the first poll that finds it ready (each poll takes the bus for t_cmd_addr_ns); "
+      "0 = ready/busy line");
     b("gang_mode", gang_mode, "",
       "none | shared_bus | shared_control: how gang_size packages are operated together");
     b("gang_size", gang_size, "", "packages per gang (ways on a channel ganged together)");
@@ -63,6 +68,9 @@ struct FlashControllerParams {
     if (t_cmd_addr_ns < 0) return "t_cmd_addr_ns: must not be negative";
     if (ecc_decode_ns < 0) return "ecc_decode_ns: must not be negative";
     if (t_cache_ns < 0) return "t_cache_ns: must not be negative";
+    if (status_poll_ns < 0) return "status_poll_ns: must not be negative";
+    if (status_poll_ns > 0 && status_poll_ns < t_cmd_addr_ns)
+      return "status_poll_ns: must be 0 or at least t_cmd_addr_ns (a poll takes the bus that long)";
     if (gang_mode != "none" && gang_mode != "shared_bus" && gang_mode != "shared_control")
       return "gang_mode: must be none, shared_bus or shared_control, not '" + gang_mode + "'";
     if (gang_size == 0) return "gang_size: must be at least 1";
