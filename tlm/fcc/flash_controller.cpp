@@ -643,11 +643,13 @@ void FlashController::resume(uint32_t die) {
 // the die ready.
 sc_time FlashController::ready_seen(uint32_t die, const sc_time& start, const sc_time& end) {
   if (t_poll_ == SC_ZERO_TIME) return end;
-  FlashChannel& ch = channels_[dies_[die].channel];
+  const DieState& d = dies_[die];
+  FlashChannel& ch = channels_[d.channel];
   sc_time poll = start;
   for (;;) {
     poll = ch.reserve(poll + t_poll_, t_cmd_);
     ++status_polls_;
+    if (trace_ && !d.active.empty()) trace_bus(d.channel, "status poll", poll, t_cmd_, *slots_[d.active[0]], 0);
     if (poll >= end) return poll + t_cmd_;
   }
 }
