@@ -6,7 +6,9 @@ sim="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+cases=0
 expect() {  # expect NAME PATTERN -- ARGS...
+  cases=$((cases + 1))
   local name="$1" pattern="$2"; shift 3
   local out status
   out=$("$sim" "$@" 2>&1 >/dev/null); status=$?
@@ -33,5 +35,9 @@ expect spo-random-no-runtime "needs a workload with runtime" -- run --preset tes
 expect unknown-smartphone-app "unknown app 'tiktok'" -- run --preset test-small --workload smartphone:tiktok
 expect bad-smartphone-option "unknown key 'speed'" -- trace-stats smartphone:music,speed=2
 expect smartphone-beyond-capacity "exceeds the device" -- run --preset test-small --workload smartphone:music
-echo "$((10 - failures)) passed, $failures failed"
+expect logical-page-vs-block "logical_page_kib: must divide the block" -- run --preset test-small --set firmware.logical_page_kib=8192 --workload rw=randwrite,count=10
+expect bad-stripe-order "stripe_order" -- run --preset test-small --set firmware.stripe_order=diagonal --workload rw=randwrite,count=10
+expect copy-back-needs-page-units "gc_copy_back: needs write units of one page" -- run --preset test-small --set firmware.gc_copy_back=true --workload rw=randwrite,count=10
+expect poll-below-command "status_poll_ns" -- run --preset test-small --set fcc.status_poll_ns=10 --workload rw=randwrite,count=10
+echo "$((cases - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
