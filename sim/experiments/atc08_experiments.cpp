@@ -181,11 +181,11 @@ std::vector<ExperimentRow> page_copy(const ExperimentContext&) {
   // Rows without a published figure are shape only (published 0).
   return {
       {"copy between 2 packages", "interleaved", 100, inter.us_per_page, "us/page", 0.10},
-      {"copy between 2 packages", "no interleave", 0, serial.us_per_page, "us/page", 0},
-      {"copy-back in a plane", "2 dies", 0, cb.us_per_page, "us/page", 0},
-      {"copy-back in a plane", "1 die", 0, cb1.us_per_page, "us/page", 0},
-      {"copy-back bus bytes", "per page", 0, cb.channel_bytes / cb.ops_completed, "B", 0},
-      {"inter-package copy bus bytes", "per page", 0, inter.channel_bytes / inter.ops_completed, "B", 0},
+      {"copy between 2 packages", "no interleave", kModelOnly, serial.us_per_page, "us/page", 0},
+      {"copy-back in a plane", "2 dies", kModelOnly, cb.us_per_page, "us/page", 0},
+      {"copy-back in a plane", "1 die", kModelOnly, cb1.us_per_page, "us/page", 0},
+      {"copy-back bus bytes", "per page", kModelOnly, cb.channel_bytes / cb.ops_completed, "B", 0},
+      {"inter-package copy bus bytes", "per page", kModelOnly, inter.channel_bytes / inter.ops_completed, "B", 0},
   };
 }
 
@@ -330,9 +330,9 @@ std::vector<ExperimentRow> logical_page(const ExperimentContext& ctx) {
     mean[i] = (r * nr + w * nw) / (nr + nw);
     // The seed gives 20 ms as a lower bound ("over 20 ms"): the row passes at or above it.
     rows.push_back({"mean I/O latency", sizes[i].label, sizes[i].published_us, mean[i], "us", i == 0 ? 0.25 : 0});
-    rows.push_back({"  reads (8 KiB)", sizes[i].label, 0, r, "us", 0});
-    rows.push_back({"  writes (8 KiB)", sizes[i].label, 0, w, "us", 0});
-    rows.push_back({"  flash sectors read per write (RMW)", sizes[i].label, 0,
+    rows.push_back({"  reads (8 KiB)", sizes[i].label, kModelOnly, r, "us", 0});
+    rows.push_back({"  writes (8 KiB)", sizes[i].label, kModelOnly, w, "us", 0});
+    rows.push_back({"  flash sectors read per write (RMW)", sizes[i].label, kModelOnly,
                     st.at("ftl").at("rmw_flash_sectors").get<double>() / nw, "", 0});
     // One die per package and one operation at a time: a package is busy while its die
     // works or its bus carries a transfer (the seed: at 256 KiB the SSD barely keeps up).
@@ -340,7 +340,7 @@ std::vector<ExperimentRow> logical_page(const ExperimentContext& ctx) {
     double busy = 0;
     for (const auto& d : u.at("die_busy")) busy += d.get<double>();
     for (const auto& c : u.at("channel_busy")) busy += c.get<double>();
-    rows.push_back({"  package busy (array + bus)", sizes[i].label, 0,
+    rows.push_back({"  package busy (array + bus)", sizes[i].label, kModelOnly,
                     100.0 * busy / double(u.at("die_busy").size()), "%", 0});
   }
   rows.push_back({"256 KiB over 20 ms", "yes=1", 1, mean[1] > 20000 ? 1.0 : 0.0, "flag", 0.01});
@@ -381,12 +381,12 @@ std::vector<ExperimentRow> copy_back_gc(const ExperimentContext& ctx) {
     const auto& f = st.at("ftl");
     const double victims = f.at("gc_cleaned").get<double>();
     clean_us[cb] = f.at("gc_clean_us_mean").get<double>();
-    rows.push_back({"mean cleaning time per block", label, 0, clean_us[cb], "us", 0});
-    rows.push_back({"  blocks cleaned", label, 0, victims, "", 0});
-    rows.push_back({"  pages moved per block (of 64)", label, 0,
+    rows.push_back({"mean cleaning time per block", label, kModelOnly, clean_us[cb], "us", 0});
+    rows.push_back({"  blocks cleaned", label, kModelOnly, victims, "", 0});
+    rows.push_back({"  pages moved per block (of 64)", label, kModelOnly,
                     victims > 0 ? f.at("gc_moved_sectors").get<double>() / victims : 0.0, "", 0});
-    rows.push_back({"  pages moved by copy-back", label, 0, f.at("gc_copy_backs").get<double>(), "", 0});
-    rows.push_back({"  mean I/O latency", label, 0,
+    rows.push_back({"  pages moved by copy-back", label, kModelOnly, f.at("gc_copy_backs").get<double>(), "", 0});
+    rows.push_back({"  mean I/O latency", label, kModelOnly,
                     (op_value(st, "read", "mean") * op_value(st, "read", "count") +
                      op_value(st, "write", "mean") * op_value(st, "write", "count")) /
                         (op_value(st, "read", "count") + op_value(st, "write", "count")),

@@ -5,11 +5,15 @@
 // unit) that sim/plot.py turns into a plot.
 #pragma once
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
 
 namespace ufs {
+
+// Published value of a row the paper gives no figure for: printed as "-", empty in the CSV.
+constexpr double kModelOnly = std::numeric_limits<double>::quiet_NaN();
 
 struct ExperimentRow {
   std::string metric;
