@@ -19,6 +19,7 @@ uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
   return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
 }
 constexpr uint8_t kNoTag = 0xFF;
+constexpr uint64_t kIdleTimer = 1;
 constexpr uint32_t kMaxDataOutRequests = 8;
 
 AllocationPolicy make_policy(const FlashGeometry& g, const FirmwareParams& p) {
@@ -143,6 +144,7 @@ void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
   tags_[c.tag].kind = TagKind::Idle;
   if (hpb_) hpb_->on_response(r);
   hal_.send_response(r);
+  host_activity_ended();
 }
 
 void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
@@ -154,6 +156,7 @@ void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
   tags_[tag].kind = TagKind::Idle;
   if (hpb_) hpb_->on_response(r);  // device control mode recommendations ride on responses
   hal_.send_response(r);
+  host_activity_ended();
 }
 
 void DeviceFirmware::send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc) {
@@ -169,6 +172,9 @@ void DeviceFirmware::send_control_data(const HostCommand& c, const uint8_t* data
 
 void DeviceFirmware::on_command(const HostCommand& c) {
   ++stats_.commands;
+  ++outstanding_;
+  idle_gc_ = false;
+  last_activity_ps_ = hal_.now_ps();
   hal_.charge_cycles(params_.cycles_command_decode);
   if (tags_[c.tag].kind != TagKind::Idle) {  // overlapped tag: the host broke the protocol
     CommandResponse r;
@@ -176,6 +182,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
     r.sense_key = sense_key::kIllegalRequest; r.asc = asc::kInvalidFieldInCdb;
     ++stats_.check_conditions;
     hal_.send_response(r);
+    host_activity_ended();
     return;
   }
   if (recovery_) { fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
@@ -975,7 +982,8 @@ void DeviceFirmware::release_unit(uint32_t unit) {
 
 void DeviceFirmware::gc_check(uint32_t die) {
   GcState& g = gc_[die];
-  if (preconditioning_ || g.active || blocks_.free_blocks(die) >= params_.gc_start_free_blocks) return;
+  const uint32_t target = idle_gc_ ? params_.bg_gc_free_blocks : params_.gc_start_free_blocks;
+  if (preconditioning_ || g.active || blocks_.free_blocks(die) >= target) return;
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
   const uint32_t max_valid = blocks_.sectors_per_block() - unit_sectors_;
@@ -992,6 +1000,7 @@ void DeviceFirmware::gc_check(uint32_t die) {
   if (victim == BlockManager::kNoBlock && allow) victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid);
   if (victim == BlockManager::kNoBlock) return;
   ++stats_.gc_victims;
+  stats_.bg_gc_victims += idle_gc_;
   g = GcState{};
   g.active = true;
   g.victim = victim;
@@ -1198,7 +1207,31 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
   gc_check(die);
 }
 
-void DeviceFirmware::on_timer(uint64_t) {}
+// Background GC (the smartphone traces show most requests meet an idle device): once no
+// command has been outstanding for bg_gc_idle_us, each die cleans up to bg_gc_free_blocks
+// free blocks, one victim at a time; a new command stops it taking further victims.
+void DeviceFirmware::host_activity_ended() {
+  if (outstanding_) --outstanding_;
+  last_activity_ps_ = hal_.now_ps();
+  if (!params_.bg_gc_idle_us || outstanding_ || idle_timer_armed_) return;
+  idle_timer_armed_ = true;
+  hal_.set_timer(uint64_t(params_.bg_gc_idle_us) * 1000000, kIdleTimer);
+}
+
+void DeviceFirmware::on_timer(uint64_t cookie) {
+  if (cookie != kIdleTimer) return;
+  idle_timer_armed_ = false;
+  if (outstanding_ || recovery_) return;  // the next completion re-arms
+  const uint64_t idle_ps = uint64_t(params_.bg_gc_idle_us) * 1000000;
+  const uint64_t quiet = hal_.now_ps() - last_activity_ps_;
+  if (quiet < idle_ps) {
+    idle_timer_armed_ = true;
+    hal_.set_timer(idle_ps - quiet, kIdleTimer);
+    return;
+  }
+  idle_gc_ = true;
+  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
+}
 
 // Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
 // handed out before a power cycle no longer verify (rtl/README.md). The key goes

@@ -35,6 +35,7 @@ struct FirmwareStats {
   uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
   uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
   uint64_t gc_victims = 0;
+  uint64_t bg_gc_victims = 0;          // of which cleaned in idle time (background GC)
   uint64_t gc_moved_sectors = 0;
   uint64_t gc_reads = 0;
   uint64_t gc_copy_backs = 0;         // pages GC moved by copy-back
@@ -322,6 +323,12 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::vector<MapUnit> map_units_;
   std::deque<uint32_t> map_program_waiters_;     // map units waiting for a die with space
   uint32_t next_map_die_ = 0;
+  // Background GC: commands outstanding, when the last one arrived or ended, idle mode.
+  void host_activity_ended();
+  uint32_t outstanding_ = 0;
+  uint64_t last_activity_ps_ = 0;
+  bool idle_timer_armed_ = false;
+  bool idle_gc_ = false;
   bool recover_on_power_up_ = false;
   std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
   uint64_t recovery_start_ps_ = 0;

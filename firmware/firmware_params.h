@@ -32,6 +32,8 @@ struct FirmwareParams {
   uint32_t gc_stop_free_blocks = 5;     // per die: stop GC at this many free blocks
   std::string gc_victim = "greedy";     // greedy | cost-benefit
   bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
+  uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
+  uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
 
   // Wear levelling (Agrawal et al. 2008, section 3.6; see ftl/wear_leveller.h)
   std::string wear_levelling = "off";   // off (greedy only) | rate-limit | migration (rate limiting + cold-data migration)
@@ -73,6 +75,8 @@ struct FirmwareParams {
     b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
     b("gc_copy_back", gc_copy_back, "",
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
+    b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
+    b("bg_gc_free_blocks", bg_gc_free_blocks, "blocks", "per die: background GC cleans until this many free blocks");
     b("wear_levelling", wear_levelling, "", "off (greedy only) | rate-limit | migration (rate limiting + cold-data migration), Agrawal et al. 2008");
     b("block_lifetime", block_lifetime, "cycles", "erase cycles a block lasts, for wear levelling and expired-block counts (0: not modelled)");
     b("wl_retirement_age", wl_retirement_age, "fraction", "migrate cold data into a block whose remaining life is below this fraction of the mean");
@@ -100,6 +104,8 @@ struct FirmwareParams {
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
     if (gc_stop_free_blocks <= gc_start_free_blocks) return "gc_stop_free_blocks: must be above gc_start_free_blocks";
     if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
+    if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)
+      return "bg_gc_free_blocks: must be above gc_start_free_blocks";
     if (wear_levelling != "off" && wear_levelling != "rate-limit" && wear_levelling != "migration")
       return "wear_levelling: must be off, rate-limit or migration";
     if (wear_levelling != "off" && block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";
