@@ -46,7 +46,8 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       read_area_(read_slots_),
       segments_(read_slots_),
       tags_(256),
-      gc_(geometry.dies()) {
+      gc_(geometry.dies()),
+      gc_burst_(geometry.dies(), 0) {
   free_segments_.reserve(segments_.size());
   for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
   const uint32_t unit_count = params.write_cache_kib / 4 / unit_sectors_;
@@ -982,8 +983,14 @@ void DeviceFirmware::release_unit(uint32_t unit) {
 
 void DeviceFirmware::gc_check(uint32_t die) {
   GcState& g = gc_[die];
-  const uint32_t target = idle_gc_ ? params_.bg_gc_free_blocks : params_.gc_start_free_blocks;
-  if (preconditioning_ || g.active || blocks_.free_blocks(die) >= target) return;
+  // Foreground GC starts below gc_start_free_blocks and keeps taking victims until
+  // gc_stop_free_blocks; in idle time background GC cleans up to bg_gc_free_blocks.
+  const uint32_t free = blocks_.free_blocks(die);
+  if (free < params_.gc_start_free_blocks) gc_burst_[die] = 1;
+  else if (free >= params_.gc_stop_free_blocks) gc_burst_[die] = 0;
+  uint32_t target = gc_burst_[die] ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
+  if (idle_gc_) target = std::max(target, params_.bg_gc_free_blocks);
+  if (preconditioning_ || g.active || free >= target) return;
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
   const uint32_t max_valid = blocks_.sectors_per_block() - unit_sectors_;

@@ -304,6 +304,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
   std::vector<GcState> gc_;
+  std::vector<uint8_t> gc_burst_;                // per die: foreground GC runs until gc_stop_free_blocks
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit

@@ -121,6 +121,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["host_program_sectors"] = f.host_program_sectors;
   ftl["padding_sectors"] = f.padding_sectors;
   ftl["gc_victims"] = f.gc_victims;
+  ftl["bg_gc_victims"] = f.bg_gc_victims;
   ftl["gc_moved_sectors"] = f.gc_moved_sectors;
   ftl["gc_buffered_reads"] = f.gc_reads;
   ftl["gc_copy_backs"] = f.gc_copy_backs;
