@@ -66,7 +66,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   if (params.map_cache) {
     const uint32_t pages = uint32_t((logical_blocks_ + entries_per_map_page_ - 1) / entries_per_map_page_);
     const uint32_t capacity = std::max<uint32_t>(1, uint32_t(uint64_t(params.l2p_sram_kib) * 1024 / geometry.page_bytes));
-    map_cache_ = std::make_unique<MapCache>(capacity, pages);
+    MapCachePolicy policy = MapCachePolicy::Lru;
+    parse_map_cache_policy(params.map_cache_policy, policy);  // validate() vouched for the name
+    map_cache_ = std::make_unique<MapCache>(capacity, pages, policy);
     map_dir_.assign(pages, L2pMap::kUnmapped);
     map_dir_seq_.assign(pages, 0);
     map_load_waiters_.resize(pages);

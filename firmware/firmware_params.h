@@ -25,6 +25,7 @@ struct FirmwareParams {
 
   // L2P map: demand-loaded map pages (one NAND page of 4-byte entries each)
   bool map_cache = true;                // false: the whole map is resident in SRAM (no map misses)
+  std::string map_cache_policy = "lru";  // map page replacement: lru | fifo | clock (ftl/map_cache.h)
   uint32_t map_read_priority = 1;       // die-queue priority of map page loads (data reads: 0)
 
   // Garbage collection
@@ -68,7 +69,8 @@ struct FirmwareParams {
       "mapping unit (4 KiB up to a block): kept whole on one die; a smaller write is read-modify-write");
     b("stripe_order", stripe_order, "", "order of pools write units go to: channel-first | die-first | plane-first");
     b("lba_mapping", lba_mapping, "", "dynamic: next pool with room | static: logical page number modulo pools");
-    b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM (LRU); false = whole map in SRAM");
+    b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM; false = whole map in SRAM");
+    b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: lru | fifo | clock (second chance)");
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
@@ -104,6 +106,8 @@ struct FirmwareParams {
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
     if (gc_stop_free_blocks <= gc_start_free_blocks) return "gc_stop_free_blocks: must be above gc_start_free_blocks";
     if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
+    if (map_cache_policy != "lru" && map_cache_policy != "fifo" && map_cache_policy != "clock")
+      return "map_cache_policy: must be lru, fifo or clock, not '" + map_cache_policy + "'";
     if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)
       return "bg_gc_free_blocks: must be above gc_start_free_blocks";
     if (wear_levelling != "off" && wear_levelling != "rate-limit" && wear_levelling != "migration")

@@ -2,8 +2,16 @@
 
 namespace ufs {
 
-MapCache::MapCache(uint32_t capacity_pages, uint32_t map_pages)
-    : capacity_(capacity_pages), state_(map_pages, 0), prev_(map_pages, kNone), next_(map_pages, kNone) {}
+bool parse_map_cache_policy(const std::string& name, MapCachePolicy& out) {
+  if (name == "lru") out = MapCachePolicy::Lru;
+  else if (name == "fifo") out = MapCachePolicy::Fifo;
+  else if (name == "clock") out = MapCachePolicy::Clock;
+  else return false;
+  return true;
+}
+
+MapCache::MapCache(uint32_t capacity_pages, uint32_t map_pages, MapCachePolicy policy)
+    : policy_(policy), capacity_(capacity_pages), state_(map_pages, 0), prev_(map_pages, kNone), next_(map_pages, kNone) {}
 
 void MapCache::unlink(uint32_t p) {
   if (prev_[p] != kNone) next_[prev_[p]] = next_[p]; else head_ = next_[p];
@@ -19,10 +27,23 @@ void MapCache::push_front(uint32_t p) {
   if (tail_ == kNone) tail_ = p;
 }
 
-void MapCache::touch(uint32_t p) {
-  if (!resident(p) || head_ == p) return;
+void MapCache::move_to_front(uint32_t p) {
+  if (head_ == p) return;
   unlink(p);
   push_front(p);
+}
+
+// The tail is the oldest (FIFO), least recently used (LRU) or the clock hand (CLOCK).
+uint32_t MapCache::pick_victim() {
+  if (policy_ == MapCachePolicy::Clock) {
+    // Each pass clears one bit, so at most size_ + 1 steps.
+    while (state_[tail_] & kReferenced) {
+      const uint32_t p = tail_;
+      state_[p] &= uint8_t(~kReferenced);
+      move_to_front(p);
+    }
+  }
+  return tail_;
 }
 
 uint32_t MapCache::insert(uint32_t p, bool loaded) {
@@ -33,9 +54,9 @@ uint32_t MapCache::insert(uint32_t p, bool loaded) {
   }
   uint32_t victim = kNone;
   if (size_ >= capacity_ && tail_ != kNone) {
-    victim = tail_;
+    victim = pick_victim();
     unlink(victim);
-    state_[victim] &= uint8_t(~kResident);
+    state_[victim] &= uint8_t(~(kResident | kReferenced));
     --size_;
   }
   state_[p] = uint8_t(kResident | (loaded ? kLoaded : 0));

@@ -292,6 +292,8 @@ TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc
 TEST_CASE("Random mixed I/O with a small demand-loaded map cache keeps every block intact", "[firmware][map][stress]") {
   FirmwareParams p = small_params();
   p.l2p_sram_kib = 32;
+  p.map_cache_policy = GENERATE(as<std::string>{}, "lru", "fifo", "clock");
+  INFO("map_cache_policy " << p.map_cache_policy);
   Rig r(p);
   random_io_through_gc(r);
   const FirmwareStats& s = r.fw.stats();
