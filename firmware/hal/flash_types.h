@@ -51,7 +51,10 @@ struct FlashGeometry {
   uint32_t blocks_per_plane = 1;
   uint32_t pages_per_block = 1;
   uint32_t page_bytes = 16384;
+  uint32_t bits_per_cell = 1;      // as operated: a block programmed as SLC (FlashOp::slc) has
+                                   // pages_per_block / bits_per_cell pages
   uint32_t sectors_per_page() const { return page_bytes / 4096; }
+  uint32_t slc_pages_per_block() const { return pages_per_block / bits_per_cell; }
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t channel_of(uint32_t die) const { return die / (ways_per_channel * dies_per_way); }
   uint64_t sectors_per_block() const { return uint64_t(pages_per_block) * sectors_per_page(); }
@@ -87,6 +90,8 @@ struct FlashOp {
   uint32_t sector_count = 0;    // Read: sectors to transfer (0 = whole page)
   uint64_t buffer_address = 0;  // data buffer byte address the data comes from / goes to
   uint8_t priority = 0;         // higher is served first in the die queue (map reads)
+  bool slc = false;             // Read/Program/CopyBack: the block is operated as SLC (1 bit per cell,
+                                // SLC timings); a block's mode is set by its first program after an erase
   bool read_oob = false;        // CopyBack: also read the source page's spare area out (random data
                                 // output between the copy-back read and program) into the completion
   uint64_t cookie = 0;          // firmware's own identifier, returned in the completion

@@ -188,6 +188,41 @@ TEST_CASE("FCC: SLC mode: fewer pages per block, single-page programs with SLC t
   CHECK(b.fcc.rule_violations() == 0);
 }
 
+TEST_CASE("FCC: Per-block SLC on a TLC die: SLC timings for SLC ops, mode fixed until erase", "[fcc][cell]") {
+  Bench b;  // TLC die: 12 pages per block natively, 4 as SLC
+  CHECK(b.fcc.geometry().pages_per_block == 12);
+  CHECK(b.fcc.geometry().bits_per_cell == 3);
+  CHECK(b.fcc.geometry().slc_pages_per_block() == 4);
+  auto slc = [](FlashOp op) { op.slc = true; return op; };
+  Driver drv("drv", [&] {
+    b.fcc.submit(slc(program_op(0, 0, 1, 0, 1, 0, 1)), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(slc(read_op(0, 0, 1, 0, 2, 1)), sc_core::SC_ZERO_TIME);
+    sc_core::wait(1, sc_core::SC_MS);
+    b.fcc.submit(read_op(0, 0, 1, 0, 3, 1), sc_core::SC_ZERO_TIME);       // TLC read of an SLC block
+    b.fcc.submit(program_op(0, 0, 1, 3, 4, 0, 3), sc_core::SC_ZERO_TIME);  // TLC program into it
+    b.fcc.submit(slc(program_op(0, 0, 1, 4, 5, 0, 1)), sc_core::SC_ZERO_TIME);  // past the 4 SLC pages
+    sc_core::wait(5, sc_core::SC_MS);
+    b.fcc.submit(erase_op(0, 0, 1, 6), sc_core::SC_ZERO_TIME);
+    sc_core::wait(5, sc_core::SC_MS);
+    b.fcc.submit(program_op(0, 0, 1, 0, 7, 0, 3), sc_core::SC_ZERO_TIME);  // TLC again after the erase
+  });
+  sc_core::sc_start();
+  const double prog_end = 10 + 100 + 16384 + 160000;  // t_prog_slc_us, not the 500 us TLC one-shot
+  CHECK(b.rec.of(1).t == ns(prog_end));
+  CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(2).t == ns(prog_end + 100 + 30000 + 4096 + 510));  // t_read_slc_us
+  CHECK(b.rec.of(2).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(3).c.status == FlashStatus::Uncorrectable);
+  CHECK(b.rec.of(4).c.status == FlashStatus::ProgramFail);
+  CHECK(b.rec.of(5).c.status == FlashStatus::ProgramFail);
+  CHECK(b.fcc.violation_counts().mode_mismatch == 2);
+  CHECK(b.fcc.violation_counts().address_out_of_range == 1);
+  CHECK(b.rec.of(6).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(7).c.status == FlashStatus::Ok);
+  CHECK(b.fcc.nand_die(0).block(0, 1).next_page() == 3);
+  CHECK_FALSE(b.fcc.nand_die(0).block(0, 1).slc());
+}
+
 TEST_CASE("FCC: One-shot TLC: a program must cover whole word lines", "[fcc][cell]") {
   Bench b;
   Driver drv("drv", [&] { b.fcc.submit(program_op(0, 0, 0, 0, 1, 0, 1), sc_core::SC_ZERO_TIME); });

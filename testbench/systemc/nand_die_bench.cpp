@@ -192,6 +192,46 @@ TEST_CASE("NAND: SLC mode: a third of the pages, SLC timings, single-page progra
   CHECK(die.violations().address_out_of_range == 1);
 }
 
+TEST_CASE("NAND: Per-block SLC on a TLC die: pages, timings, mode from erase to erase", "[nand][cell]") {
+  NandDie die(small_tlc(), 0);
+  CHECK(die.pages_per_block(true) == 4);
+  CHECK(die.pages_per_block(false) == 12);
+  CHECK(die.read_time(2, true) == sc_time(30, SC_US));
+  CHECK(die.read_time(2, false) == sc_time(50, SC_US));
+  CHECK(die.program_time(0, 2, true) == sc_time(320, SC_US));  // SLC: one tPROG per page
+  CHECK(die.program_time(0, 3, false) == sc_time(500, SC_US));  // TLC one-shot word line
+  auto data = stamps_for(0, 3, 1);
+  auto oobs = oobs_for(0, 3, 1);
+  // Block 1 as SLC (single pages, no word-line rule), block 2 as TLC, side by side.
+  for (uint32_t page = 0; page < 4; ++page)
+    REQUIRE(die.program(at(0, 1, page), 1, data.data(), oobs.data(), 1, true) == FlashStatus::Ok);
+  CHECK(die.block(0, 1).slc());
+  REQUIRE(die.program(at(0, 2, 0), 3, data.data(), oobs.data(), 3) == FlashStatus::Ok);
+  CHECK_FALSE(die.block(0, 2).slc());
+  SectorStamp out[4];
+  CHECK(die.read(at(0, 1, 0), 0, 4, out, nullptr, true) == FlashStatus::Ok);
+  CHECK(out[0] == data[0]);
+  CHECK(die.violations().total() == 0);
+  // Wrong mode: loud (a violation) and no data.
+  CHECK(die.read(at(0, 1, 0), 0, 4, out, nullptr, false) == FlashStatus::Uncorrectable);
+  CHECK(out[0].lba == kNoLba);
+  CHECK(die.read(at(0, 2, 0), 0, 4, out, nullptr, true) == FlashStatus::Uncorrectable);
+  CHECK(die.program(at(0, 2, 3), 1, data.data(), oobs.data(), 1, true) == FlashStatus::ProgramFail);
+  CHECK(die.violations().mode_mismatch == 3);
+  CHECK(die.program(at(0, 1, 4), 1, data.data(), oobs.data(), 1, true) == FlashStatus::ProgramFail);
+  CHECK(die.violations().address_out_of_range == 1);
+  // After an erase the block takes whatever mode its first program uses.
+  REQUIRE(die.erase(at(0, 1, 0)) == FlashStatus::Ok);
+  CHECK(die.program(at(0, 1, 0), 3, data.data(), oobs.data(), 3, false) == FlashStatus::Ok);
+  CHECK_FALSE(die.block(0, 1).slc());
+  CHECK(die.read(at(0, 1, 2), 0, 4, out, nullptr, false) == FlashStatus::Ok);
+  // Copy-back stays in one mode.
+  REQUIRE(die.program(at(1, 0, 0), 1, data.data(), oobs.data(), 1, true) == FlashStatus::Ok);
+  CHECK(die.copy_back(at(1, 0, 0), at(1, 3, 0), 1, nullptr, true) == FlashStatus::Ok);
+  CHECK(die.block(1, 3).slc());
+  CHECK(die.violations().mode_mismatch == 3);
+}
+
 TEST_CASE("NAND: Factory bad blocks: by count and by list", "[nand][reliability]") {
   NandParams p = small_tlc();
   p.factory_bad_blocks_per_die = 3;

@@ -52,6 +52,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
   geometry_.planes_per_die = nand_params_.planes_per_die;
   geometry_.blocks_per_plane = nand_params_.blocks_per_plane;
   geometry_.pages_per_block = nand_params_.effective_pages_per_block();
+  geometry_.bits_per_cell = nand_params_.operated_bits();
   geometry_.page_bytes = nand_params_.page_bytes;
 
   {  // bad_block_list names dies by global index: check they exist.
@@ -318,7 +319,7 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
       cursor = ch.reserve(cursor, cmd) + cmd;
     }
     if (trace_) trace_bus(d.channel, "read cmd", cursor - cmd, cmd, slot, 0);
-    t_r = later(t_r, d.nand->read_time(slot.op.address.page));
+    t_r = later(t_r, d.nand->read_time(slot.op.address.page, slot.op.slc));
     // Column address: only the requested sectors cross the bus (0 = rest of the page).
     slot.first_sector = std::min(slot.op.sector_offset, spp - 1);
     const uint32_t left = spp - slot.first_sector;
@@ -356,7 +357,7 @@ void FlashController::array_done(uint32_t die) {
     const uint32_t s = d.active[k];
     OpSlot& slot = *slots_[s];
     slot.status = d.nand->read(slot.op.address, slot.first_sector, slot.sectors,
-                               slot.stamps.data(), &slot.read_oob);
+                               slot.stamps.data(), &slot.read_oob, slot.op.slc);
     const uint64_t bytes = sector_bus_bytes(slot.sectors);
     const sc_time xfer = read_transfer_time(slot.first_sector, slot.sectors, ch);
     const bool with_cmd = book_cmd && k + 1 == d.active.size();
@@ -421,7 +422,7 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
     cursor = ch.reserve(ready, busy) + busy;
     ch.count_bytes(bytes);
     if (trace_) trace_bus(d.channel, "data in", cursor - busy, busy, slot, bytes);
-    t_prog = later(t_prog, d.nand->program_time(slot.op.address.page, pages));
+    t_prog = later(t_prog, d.nand->program_time(slot.op.address.page, pages, slot.op.slc));
   }
   d.array_start = cursor;
   d.array_end = cursor + t_prog;
@@ -475,7 +476,7 @@ void FlashController::start_cached_program(uint32_t die) {
   d.active.swap(d.cached);
   d.cached.clear();
   const OpSlot& slot = *slots_[d.active[0]];
-  const sc_time t_prog = d.nand->program_time(slot.op.address.page, std::max(1u, slot.op.page_count));
+  const sc_time t_prog = d.nand->program_time(slot.op.address.page, std::max(1u, slot.op.page_count), slot.op.slc);
   d.array_start = later(sc_time_stamp(), d.cached_ready);
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
@@ -509,8 +510,8 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   const sc_time cmd = t_cmd_ * double(cmd_per_op_);
   // Read command, tR per source page into the page register, program command, tPROG.
   sc_time t_r = SC_ZERO_TIME;
-  for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i);
-  const sc_time t_p = d.nand->program_time(op.dest.page, pages);
+  for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i, op.slc);
+  const sc_time t_p = d.nand->program_time(op.dest.page, pages, op.slc);
   const sc_time read_start = ch.reserve(start, cmd) + cmd;
   const sc_time read_end = ready_seen(die, read_start, read_start + t_r);
   // read_oob: a random data output of the spare bytes (the page's OOB) from the page
@@ -546,7 +547,7 @@ uint64_t FlashController::power_cut() {
       if (op.opcode != FlashOpcode::Program && op.opcode != FlashOpcode::CopyBack) return;
       const FlashAddress& at = op.opcode == FlashOpcode::CopyBack ? op.dest : op.address;
       const uint32_t pages = std::max(1u, op.page_count);
-      d.nand->tear(at, pages);
+      d.nand->tear(at, pages, op.slc);
       torn += pages;
     };
     if (!d.active.empty() && d.array_start <= now)
@@ -569,12 +570,12 @@ void FlashController::finish(uint32_t die) {
     switch (op.opcode) {
       case FlashOpcode::Program:
         slot.status = d.nand->program(op.address, std::max(1u, op.page_count), slot.stamps.data(),
-                                      op.oob.data(), op.oob.size());
+                                      op.oob.data(), op.oob.size(), op.slc);
         break;
       case FlashOpcode::Erase: slot.status = d.nand->erase(op.address); break;
       case FlashOpcode::CopyBack:
         slot.status = d.nand->copy_back(op.address, op.dest, std::max(1u, op.page_count),
-                                        op.read_oob ? &slot.read_oob : nullptr);
+                                        op.read_oob ? &slot.read_oob : nullptr, op.slc);
         break;
       case FlashOpcode::Read: break;
     }
@@ -725,6 +726,7 @@ NandRuleViolations FlashController::violation_counts() const {
     sum.one_shot_misuse += v.one_shot_misuse;
     sum.address_out_of_range += v.address_out_of_range;
     sum.plane_mismatch += v.plane_mismatch;
+    sum.mode_mismatch += v.mode_mismatch;
   }
   return sum;
 }

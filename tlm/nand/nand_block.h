@@ -11,7 +11,7 @@ namespace ufs {
 
 // Shape shared by every block of a die; passed in rather than stored per block.
 struct NandBlockShape {
-  uint32_t pages = 0;              // pages per block as operated (SLC mode: fewer)
+  uint32_t pages = 0;              // pages per block as operated by the die (storage size)
   uint32_t sectors_per_page = 0;
 };
 
@@ -24,6 +24,9 @@ class NandBlock {
   bool bad() const { return bad_; }
   void mark_bad() { bad_ = true; }
   bool allocated() const { return storage_ != nullptr; }
+  // Operated as SLC since its last erase (meaningful once next_page() > 0).
+  bool slc() const { return slc_; }
+  void set_slc(bool slc) { slc_ = slc; }
 
   // Stores one page (sectors_per_page stamps and its OOB) at next_page().
   // `failed` records a program failure: the page is used up and reads back uncorrectable.
@@ -57,6 +60,7 @@ class NandBlock {
   uint32_t next_page_ = 0;
   uint32_t erase_count_ = 0;
   bool bad_ = false;
+  bool slc_ = false;
 };
 
 }  // namespace ufs

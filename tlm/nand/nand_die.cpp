@@ -33,6 +33,8 @@ NandDie::NandDie(const NandParams& params, uint32_t index)
     t_prog_[1] = us(or_base(params.t_prog_csb_us, params.t_prog_us));
     t_prog_[2] = us(or_base(params.t_prog_msb_us, params.t_prog_us));
   }
+  t_read_slc_ = us(params.t_read_slc_us);
+  t_prog_slc_ = us(params.t_prog_slc_us);
   t_erase_ = us(params.t_erase_us);
   t_suspend_ = us(params.t_suspend_us);
   t_resume_ = us(params.t_resume_us);
@@ -71,7 +73,8 @@ double NandDie::uniform() {
   return double(rng_ >> 11) * (1.0 / 9007199254740992.0);
 }
 
-sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count) const {
+sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count, bool slc) const {
+  if (slc_op(slc)) return t_prog_slc_ * double(count ? count : 1);  // SLC: one page per tPROG
   if (bits_ > 1 && params_.program_one_shot) {
     // One tPROG per word line touched.
     const uint32_t first_wl = page / bits_;
@@ -84,27 +87,36 @@ sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count) const {
 }
 
 FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
-                          PageOob* oob) {
-  if (!valid_block(a) || a.page >= shape_.pages || first + count > shape_.sectors_per_page) {
-    ++violations_.address_out_of_range;
+                          PageOob* oob, bool slc) {
+  auto nothing = [&](uint64_t& violation) {
+    ++violation;
     for (uint32_t s = 0; s < count && s < kMaxSectorsPerPage; ++s) out[s] = SectorStamp{};
     if (oob) *oob = PageOob{};
     return FlashStatus::Uncorrectable;
-  }
+  };
+  if (!valid_block(a) || a.page >= pages_per_block(slc) || first + count > shape_.sectors_per_page)
+    return nothing(violations_.address_out_of_range);
   const NandBlock& b = planes_[a.plane].blocks[a.block];
+  // Sensing a block with the other mode's read levels yields garbage: a firmware bug.
+  if (b.next_page() > 0 && !b.bad() && b.slc() != slc_op(slc)) return nothing(violations_.mode_mismatch);
   const bool ok = b.read(shape_, a.page, first, count, out, oob);
   if (b.bad()) return FlashStatus::BadBlock;
   return ok ? FlashStatus::Ok : FlashStatus::Uncorrectable;
 }
 
-FlashStatus NandDie::program_rule(const FlashAddress& a, uint32_t count,
+FlashStatus NandDie::program_rule(const FlashAddress& a, uint32_t count, bool slc,
                                   NandRuleViolations* v) const {
-  if (!valid_block(a) || count == 0 || a.page >= shape_.pages || count > shape_.pages - a.page) {
+  const uint32_t pages = pages_per_block(slc);
+  if (!valid_block(a) || count == 0 || a.page >= pages || count > pages - a.page) {
     if (v) ++v->address_out_of_range;
     return FlashStatus::ProgramFail;
   }
   const NandBlock& b = planes_[a.plane].blocks[a.block];
   if (b.bad()) return FlashStatus::BadBlock;
+  if (b.next_page() > 0 && b.slc() != slc_op(slc)) {  // mode is fixed from erase to erase
+    if (v) ++v->mode_mismatch;
+    return FlashStatus::ProgramFail;
+  }
   if (a.page < b.next_page()) {
     if (v) ++v->program_not_erased;
     return FlashStatus::ProgramFail;
@@ -113,24 +125,25 @@ FlashStatus NandDie::program_rule(const FlashAddress& a, uint32_t count,
     if (v) ++v->program_out_of_order;
     return FlashStatus::ProgramFail;
   }
-  if (bits_ > 1 && params_.program_one_shot && (a.page % bits_ != 0 || count % bits_ != 0)) {
+  if (bits_ > 1 && !slc_op(slc) && params_.program_one_shot && (a.page % bits_ != 0 || count % bits_ != 0)) {
     if (v) ++v->one_shot_misuse;
     return FlashStatus::ProgramFail;
   }
   return FlashStatus::Ok;
 }
 
-FlashStatus NandDie::check_program(const FlashAddress& a, uint32_t count) const {
-  return program_rule(a, count, nullptr);
+FlashStatus NandDie::check_program(const FlashAddress& a, uint32_t count, bool slc) const {
+  return program_rule(a, count, slc, nullptr);
 }
 
 FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
-                             const PageOob* oobs, size_t oob_count) {
-  const FlashStatus rule = program_rule(a, count, &violations_);
+                             const PageOob* oobs, size_t oob_count, bool slc) {
+  const FlashStatus rule = program_rule(a, count, slc, &violations_);
   if (rule != FlashStatus::Ok) return rule;
   const bool fail =
       params_.program_fail_probability > 0 && uniform() < params_.program_fail_probability;
   NandBlock& b = planes_[a.plane].blocks[a.block];
+  if (b.next_page() == 0) b.set_slc(slc_op(slc));
   static const PageOob kDefaultOob{};
   for (uint32_t i = 0; i < count; ++i)
     b.program_next(shape_, stamps + size_t(i) * shape_.sectors_per_page,
@@ -138,9 +151,10 @@ FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const Sector
   return fail ? FlashStatus::ProgramFail : FlashStatus::Ok;
 }
 
-void NandDie::tear(const FlashAddress& a, uint32_t count) {
-  if (program_rule(a, count, nullptr) != FlashStatus::Ok) return;
+void NandDie::tear(const FlashAddress& a, uint32_t count, bool slc) {
+  if (program_rule(a, count, slc, nullptr) != FlashStatus::Ok) return;
   NandBlock& b = planes_[a.plane].blocks[a.block];
+  if (b.next_page() == 0) b.set_slc(slc_op(slc));
   static const PageOob kTornOob{};
   std::vector<SectorStamp> empty(shape_.sectors_per_page);
   for (uint32_t i = 0; i < count; ++i) b.program_next(shape_, empty.data(), kTornOob, true);
@@ -160,13 +174,14 @@ FlashStatus NandDie::erase(const FlashAddress& a) {
   return FlashStatus::Ok;
 }
 
-FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob) {
+FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob,
+                               bool slc) {
   if (src.plane != dst.plane) {
     ++violations_.plane_mismatch;
     return FlashStatus::ProgramFail;
   }
-  if (!valid_block(src) || count == 0 || src.page >= shape_.pages ||
-      count > shape_.pages - src.page) {
+  if (!valid_block(src) || count == 0 || src.page >= pages_per_block(slc) ||
+      count > pages_per_block(slc) - src.page) {
     ++violations_.address_out_of_range;
     return FlashStatus::ProgramFail;
   }
@@ -177,12 +192,12 @@ FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst,
   for (uint32_t i = 0; i < count; ++i) {
     FlashAddress p = src;
     p.page = src.page + i;
-    const FlashStatus s = read(p, 0, spp, &scratch_[size_t(i) * spp], &scratch_oob_[i]);
+    const FlashStatus s = read(p, 0, spp, &scratch_[size_t(i) * spp], &scratch_oob_[i], slc);
     if (s != FlashStatus::Ok) read_status = s;
   }
   if (src_oob) *src_oob = scratch_oob_[0];
   if (read_status != FlashStatus::Ok) return read_status;
-  return program(dst, count, scratch_.data(), scratch_oob_.data(), count);
+  return program(dst, count, scratch_.data(), scratch_oob_.data(), count, slc);
 }
 
 uint64_t NandDie::allocated_blocks() const {

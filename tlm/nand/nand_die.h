@@ -20,9 +20,10 @@ struct NandRuleViolations {
   uint64_t one_shot_misuse = 0;       // one-shot program not covering whole word lines
   uint64_t address_out_of_range = 0;  // plane/block/page/sector beyond the die
   uint64_t plane_mismatch = 0;        // copy-back across planes
+  uint64_t mode_mismatch = 0;         // SLC access to a TLC-programmed block or the reverse
   uint64_t total() const {
     return program_not_erased + program_out_of_order + one_shot_misuse + address_out_of_range +
-           plane_mismatch;
+           plane_mismatch + mode_mismatch;
   }
 };
 
@@ -36,6 +37,8 @@ class NandDie {
   const NandParams& params() const { return params_; }
   uint32_t planes() const { return params_.planes_per_die; }
   uint32_t pages_per_block() const { return shape_.pages; }
+  // Pages of a block operated in the given mode (per-op SLC on an MLC/TLC die: a 1/bits).
+  uint32_t pages_per_block(bool slc) const { return slc_op(slc) ? shape_.pages / bits_ : shape_.pages; }
   uint32_t sectors_per_page() const { return shape_.sectors_per_page; }
 
   // --- timing -----------------------------------------------------------------
@@ -46,29 +49,37 @@ class NandDie {
     const uint32_t k = page % bits_;
     return k == 0 ? NandPageType::Lsb : k == bits_ - 1 ? NandPageType::Msb : NandPageType::Csb;
   }
-  const sc_core::sc_time& read_time(uint32_t page) const { return t_read_[size_t(page_type(page))]; }
-  sc_core::sc_time program_time(uint32_t page, uint32_t count) const;
+  // slc: the op's per-block SLC flag (FlashOp::slc): SLC timings.
+  const sc_core::sc_time& read_time(uint32_t page, bool slc = false) const {
+    return slc_op(slc) ? t_read_slc_ : t_read_[size_t(page_type(page))];
+  }
+  sc_core::sc_time program_time(uint32_t page, uint32_t count, bool slc = false) const;
   const sc_core::sc_time& erase_time() const { return t_erase_; }
   const sc_core::sc_time& suspend_time() const { return t_suspend_; }
   const sc_core::sc_time& resume_time() const { return t_resume_; }
 
   // --- functional operations ----------------------------------------------------
+  // `slc` (FlashOp::slc): operate the block as SLC. An erased block takes the mode of its
+  // first program and keeps it until the next erase; an access in the other mode is a
+  // mode_mismatch violation (reads come back Uncorrectable, programs ProgramFail).
   // Sectors [first, first + count) of one page into out[], and the page's OOB.
   FlashStatus read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
-                   PageOob* oob);
+                   PageOob* oob, bool slc = false);
   // `count` pages from a.page on; stamps holds count x sectors_per_page, oobs one per
   // page (fewer: the rest get a default OOB).
   FlashStatus program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
-                      const PageOob* oobs, size_t oob_count);
+                      const PageOob* oobs, size_t oob_count, bool slc = false);
   FlashStatus erase(const FlashAddress& a);
   // Power was cut during the array phase of a program of `count` pages from a.page:
   // the pages are used up and read back uncorrectable (no-op if they are not next in order).
-  void tear(const FlashAddress& a, uint32_t count);
+  void tear(const FlashAddress& a, uint32_t count, bool slc = false);
   // Intra-plane copy of `count` pages from src to dst through the page register.
   // `src_oob` (optional): the first source page's OOB, as the controller reads it out.
-  FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob = nullptr);
+  // Source and destination are in the same mode (`slc`): copy-back has no mode conversion.
+  FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob = nullptr,
+                        bool slc = false);
   // Rule check only (no state change): what program() would return, minus injected failures.
-  FlashStatus check_program(const FlashAddress& a, uint32_t count) const;
+  FlashStatus check_program(const FlashAddress& a, uint32_t count, bool slc = false) const;
 
   // --- inspection -----------------------------------------------------------------
   const NandBlock& block(uint32_t plane, uint32_t block) const {
@@ -84,7 +95,9 @@ class NandDie {
     return a.plane < params_.planes_per_die && a.block < params_.blocks_per_plane;
   }
   // The program rules; counts a violation into *v when v is given.
-  FlashStatus program_rule(const FlashAddress& a, uint32_t count, NandRuleViolations* v) const;
+  FlashStatus program_rule(const FlashAddress& a, uint32_t count, bool slc, NandRuleViolations* v) const;
+  // A per-op SLC flag changes something only on an MLC/TLC die not already all-SLC.
+  bool slc_op(bool slc) const { return slc && bits_ > 1; }
   double uniform();  // [0, 1), from the die's own seeded generator
 
   NandParams params_;
@@ -94,6 +107,7 @@ class NandDie {
   std::vector<NandPlane> planes_;
   sc_core::sc_time t_read_[3];
   sc_core::sc_time t_prog_[3];
+  sc_core::sc_time t_read_slc_, t_prog_slc_;  // per-block SLC mode
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   NandRuleViolations violations_;
   uint64_t rng_;

@@ -64,7 +64,8 @@ struct NandParams {
     // does not publish its spare size. Spare bytes cross the channel with their sectors.
     b("spare_bytes_per_page", spare_bytes_per_page, "B", "spare (ECC parity + OOB) bytes per page");
     b("cell_type", cell_type, "", "slc, mlc or tlc: bits per cell, page types LSB/CSB/MSB");
-    b("slc_mode", slc_mode, "", "use MLC/TLC blocks as SLC: pages_per_block / bits, SLC timings");
+    b("slc_mode", slc_mode, "",
+      "use every MLC/TLC block as SLC: pages_per_block / bits, SLC timings (per-block SLC: FlashOp::slc)");
     b("program_one_shot", program_one_shot, "",
       "MLC/TLC program writes a whole word line (page_count = bits per cell) in one tPROG");
     b("t_read_us", t_read_us, "us", "page read (array to page register), LSB page (release: 50 us)");
@@ -122,8 +123,8 @@ struct NandParams {
     if (t_erase_us <= 0) return "t_erase_us: must be positive";
     if (t_read_csb_us < 0 || t_read_msb_us < 0) return "t_read_csb_us: must not be negative";
     if (t_prog_csb_us < 0 || t_prog_msb_us < 0) return "t_prog_csb_us: must not be negative";
-    if (slc_mode && (t_read_slc_us <= 0 || t_prog_slc_us <= 0))
-      return "t_read_slc_us: SLC mode needs positive SLC timings";
+    if ((slc_mode || bits_per_cell() > 1) && (t_read_slc_us <= 0 || t_prog_slc_us <= 0))
+      return "t_read_slc_us: SLC mode (global or per block) needs positive SLC timings";
     if (t_suspend_us < 0 || t_resume_us < 0) return "t_suspend_us: must not be negative";
     if (factory_bad_blocks_per_die >= uint64_t(planes_per_die) * blocks_per_plane)
       return "factory_bad_blocks_per_die: must leave good blocks";
