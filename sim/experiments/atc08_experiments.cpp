@@ -51,12 +51,6 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
   return a;
 }
 
-// shared/ (traces, references) lives beside the repository; UFS_SHARED_DIR overrides.
-std::string shared_dir() {
-  if (const char* env = std::getenv("UFS_SHARED_DIR"); env && *env) return env;
-  return std::string(UFS_SOURCE_DIR) + "/../shared";
-}
-
 // ---------------------------------------------------------------------------
 // The preset's NAND and channel parameters, for the demux-only scenarios.
 

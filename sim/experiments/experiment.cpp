@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include "config/config_error.h"
@@ -24,6 +25,11 @@ const std::vector<Experiment>& experiments() {
     return v;
   }();
   return all;
+}
+
+std::string shared_dir() {
+  if (const char* env = std::getenv("UFS_SHARED_DIR"); env && *env) return env;
+  return std::string(UFS_SOURCE_DIR) + "/../shared";
 }
 
 nlohmann::json ExperimentContext::run(const std::string& name, const std::vector<std::string>& args) const {

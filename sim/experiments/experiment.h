@@ -45,6 +45,9 @@ struct Experiment {
 
 const std::vector<Experiment>& experiments();
 
+// shared/ (traces, references) lives beside the repository; UFS_SHARED_DIR overrides.
+std::string shared_dir();
+
 // Runs one study: prints the table, writes <out>/<name>.csv and (when Python with
 // matplotlib is there) the plot. Returns 0 when every row with a tolerance is inside it.
 int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir);

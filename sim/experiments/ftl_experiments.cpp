@@ -1,6 +1,8 @@
 // Studies of the FTL itself: wear levelling (Agrawal et al. 2008) and write
 // amplification in steady state.
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include "experiments/experiment.h"
 
@@ -61,6 +63,40 @@ std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
   return rows;
 }
 
+// Issue 5 evidence 2: the L2P SRAM's size against a real phone's reads. A Pixel 6a trace
+// (MobileBlockIOTraces, HPB off) is replayed on ufs31: the install-time writes first (idle
+// gaps cut to 1 ms: they only place data and map pages), then the app run, open loop with
+// idle gaps cut to 10 ms (the cache's state does not age). Every read whose map page is
+// not in SRAM loads it from NAND first; the last column keeps the whole map in SRAM.
+std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
+  std::vector<ExperimentRow> rows;
+  for (const char* app : {"slideshow", "cod"}) {
+    const std::string base = shared_dir() + "/traces/" + app;
+    if (!std::ifstream(base + "_exec.csv.gz") || !std::ifstream(base + "_precond.csv.gz")) {
+      std::fprintf(stderr, "  %s_exec/_precond.csv.gz not found under %s/traces (set UFS_SHARED_DIR): %s left out\n",
+                   app, shared_dir().c_str(), app);
+      continue;
+    }
+    const std::vector<std::string> replay = {"--preset", "ufs31", "--precondition",
+                                             "trace:mobile:" + base + "_precond.csv.gz,idle_compress=1ms",
+                                             "--workload", "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
+    for (uint32_t kib : {256u, 512u, 1024u, 2048u, 4096u, 0u}) {
+      std::vector<std::string> args = replay;
+      args.insert(args.end(), {"--set", kib ? "memory.l2p_sram_kib=" + std::to_string(kib) : "firmware.map_cache=false"});
+      const auto s = ctx.run(std::string(app) + "_" + (kib ? std::to_string(kib) + "k" : "whole"), args);
+      const auto& m = s.at("ftl").at("map_cache");
+      const std::string x = kib ? std::to_string(kib) + " KiB" : "whole map";
+      rows.push_back({std::string(app) + " map read misses", x, kNotPublished,
+                      100.0 * (1.0 - m.at("read_hit_ratio").get<double>()), "%", 0});
+      rows.push_back({std::string(app) + " mean read latency", x, kNotPublished,
+                      s.at("ops").at("read").at("mean").get<double>(), "us", 0});
+      rows.push_back({std::string(app) + " p99 read latency", x, kNotPublished,
+                      s.at("ops").at("read").at("p99").get<double>(), "us", 0});
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::vector<Experiment> make_ftl_experiments() {
@@ -71,7 +107,12 @@ std::vector<Experiment> make_ftl_experiments() {
                      wear_levelling},
           Experiment{"gc-steady-state", "model only (no published figure): write amplification by access pattern",
                      "WAF and GC counts in steady state, 4 KiB random vs 512 KiB sequential overwrites",
-                     gc_steady_state}};
+                     gc_steady_state},
+          Experiment{"map-cache-sweep",
+                     "model only (issue 5 evidence 2); traces: MobileBlockIOTraces, Pixel 6a UFS, HPB off (SYSTOR'24)",
+                     "L2P SRAM map cache 256 KiB .. 4 MiB and whole map on the slideshow and cod phone traces: "
+                     "map read miss ratio and read latency",
+                     map_cache_sweep}};
 }
 
 }  // namespace ufs
