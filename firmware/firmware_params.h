@@ -30,7 +30,7 @@ struct FirmwareParams {
 
   // Garbage collection
   uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
-  uint32_t gc_stop_free_blocks = 5;     // per die: stop GC at this many free blocks
+  uint32_t gc_stop_free_blocks = 3;     // per die: foreground GC cleans until this many free blocks (= start: no hysteresis)
   std::string gc_victim = "greedy";     // greedy | cost-benefit
   bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
@@ -73,7 +73,7 @@ struct FirmwareParams {
     b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: lru | fifo | clock (second chance)");
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
-    b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: GC stops at this many free blocks");
+    b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: foreground GC, once started, cleans until this many free blocks");
     b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
     b("gc_copy_back", gc_copy_back, "",
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
@@ -104,7 +104,7 @@ struct FirmwareParams {
     if (max_transfer_blocks == 0) return "max_transfer_blocks: must be at least 1";
     if (program_pages == 0 || program_pages > 16) return "program_pages: must be within 1..16";
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
-    if (gc_stop_free_blocks <= gc_start_free_blocks) return "gc_stop_free_blocks: must be above gc_start_free_blocks";
+    if (gc_stop_free_blocks < gc_start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
     if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
     if (map_cache_policy != "lru" && map_cache_policy != "fifo" && map_cache_policy != "clock")
       return "map_cache_policy: must be lru, fifo or clock, not '" + map_cache_policy + "'";
