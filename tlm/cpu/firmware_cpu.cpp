@@ -46,7 +46,7 @@ void FirmwareCpu::dispatch(Event& e) {
     case EventKind::DataOut: firmware_->on_data_out_done(e.tag, e.token); break;
     case EventKind::DataIn: firmware_->on_data_in_done(e.tag, e.token); break;
     case EventKind::Timer: firmware_->on_timer(e.token); break;
-    case EventKind::Crypto: firmware_->on_crypto_done(e.crypto); break;
+    case EventKind::Crypto: drain_crypto_fifo(); break;
     case EventKind::PowerUp: firmware_->on_power_up(); break;
   }
   busy_ += clock_ - start;
@@ -151,11 +151,27 @@ uint64_t FirmwareCpu::random64() {
   return z ^ (z >> 31);
 }
 
+// Results queue in the engine's completion FIFO; only the first raises an interrupt.
 void FirmwareCpu::crypto_done(const HpbCryptoResult& result) {
+  crypto_fifo_.push_back(result);
+  if (crypto_irq_pending_) return;
+  crypto_irq_pending_ = true;
   Event e;
   e.kind = EventKind::Crypto;
-  e.crypto = result;
   post_now(e);
+}
+
+// One interrupt takes every result in the FIFO; results the engine posts while this
+// handler runs raise the next interrupt.
+void FirmwareCpu::drain_crypto_fifo() {
+  crypto_irq_pending_ = false;
+  ++crypto_interrupts_;
+  std::deque<HpbCryptoResult> batch;
+  batch.swap(crypto_fifo_);
+  for (const HpbCryptoResult& r : batch) {
+    charge_cycles(params_.crypto_result_cycles);
+    firmware_->on_crypto_done(r);
+  }
 }
 
 void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {

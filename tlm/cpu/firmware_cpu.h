@@ -4,6 +4,7 @@
 // clock advancing by the cycles each handler charges. HAL requests leave with
 // the handler's current time as annotated delay, so a busy core delays them.
 #pragma once
+#include <deque>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -64,6 +65,7 @@ class FirmwareCpu : public sc_core::sc_module,
   sc_core::sc_time busy_time() const { return busy_; }
   uint64_t events_handled() const { return events_; }
   uint64_t cycles_charged() const { return cycles_; }
+  uint64_t crypto_interrupts() const { return crypto_interrupts_; }
   static constexpr uint64_t kCryptoBase = 1ull << 45;    // bus address of the crypto engine's registers
 
  private:
@@ -80,6 +82,7 @@ class FirmwareCpu : public sc_core::sc_module,
   void post_now(Event& e);
   void enqueue(const sc_core::sc_time& at, Event& e);
   void dispatch(Event& e);
+  void drain_crypto_fifo();
   sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
 
@@ -91,6 +94,9 @@ class FirmwareCpu : public sc_core::sc_module,
   FlashController* fcc_ = nullptr;
   HpbCryptoEngine* crypto_ = nullptr;
   uint64_t rng_state_;
+  std::deque<HpbCryptoResult> crypto_fifo_;  // results not yet taken by the firmware
+  bool crypto_irq_pending_ = false;          // a Crypto event is queued to drain the FIFO
+  uint64_t crypto_interrupts_ = 0;
   bool in_handler_ = false;
   sc_core::sc_time clock_;       // time inside the running handler
   sc_core::sc_time busy_until_;  // when the core finishes its current work
