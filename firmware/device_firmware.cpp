@@ -35,7 +35,8 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       geo_(geometry),
       blocks_(geometry),
       wear_(params.wear_levelling, params.block_lifetime, params.wl_retirement_age, params.wl_age_variance),
-      logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors()) * (1.0 - params.over_provisioning))),
+      logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *
+                                            (1.0 - params.over_provisioning))),
       map_(logical_blocks_),
       spp_(geometry.sectors_per_page()),
       unit_sectors_(params.write_unit_sectors(geometry)),
@@ -75,6 +76,10 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     map_queued_.assign(pages, 0);
     map_units_.resize(6);
     map_relocations_.resize(geometry.dies());
+  }
+  if (params.writebooster.enabled) {
+    wb_ = std::make_unique<WriteBooster>(params.writebooster, geometry);
+    blocks_.reserve_slc(wb_->slc_blocks_per_die());
   }
   if (params.hpb.enabled) {
     hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
@@ -177,6 +182,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   ++stats_.commands;
   ++outstanding_;
   idle_gc_ = false;
+  wb_idle_ = false;
   last_activity_ps_ = hal_.now_ps();
   hal_.charge_cycles(params_.cycles_command_decode);
   if (tags_[c.tag].kind != TagKind::Idle) {  // overlapped tag: the host broke the protocol
@@ -334,7 +340,7 @@ void DeviceFirmware::issue_map_load(uint32_t page) {
   op.priority = uint8_t(params_.map_read_priority);
   op.cookie = cookie(OpKind::MapLoad, page);
   hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
+  submit_flash(op);
   ++stats_.map_loads;
 }
 
@@ -368,7 +374,7 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
       prev_ppa = e;
       continue;
     }
-    if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
+    if (open) { hal_.charge_cycles(params_.cycles_flash_submit); submit_flash(op); ++g.pending_reads; }
     op = FlashOp{};
     op.opcode = FlashOpcode::Read;
     op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
@@ -379,7 +385,7 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
     open = true;
     prev_ppa = e;
   }
-  if (open) { hal_.charge_cycles(params_.cycles_flash_submit); hal_.submit_flash(op); ++g.pending_reads; }
+  if (open) { hal_.charge_cycles(params_.cycles_flash_submit); submit_flash(op); ++g.pending_reads; }
   stats_.flash_reads += g.pending_reads;
   if (g.pending_reads == 0) segment_ready(seg);
 }
@@ -525,7 +531,7 @@ void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba
     op.cookie = cookie(OpKind::FillRead, fr);
     ++u.pending_reads;
     hal_.charge_cycles(params_.cycles_flash_submit);
-    hal_.submit_flash(op);
+    submit_flash(op);
   };
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t slot = pos + i;
@@ -774,6 +780,7 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve)
   u.block = BlockManager::kNoBlock;
   u.pool = kNone;
   u.open_slot = 0;
+  u.slc = false;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
   std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
   std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
@@ -820,7 +827,7 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
       }
     }
     hal_.charge_cycles(params_.cycles_flash_submit);
-    hal_.submit_flash(op);
+    submit_flash(op);
   }
 }
 
@@ -829,7 +836,6 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
 // their logical pages' pool under static mapping).
 bool DeviceFirmware::place_unit(Unit& u) {
   const bool map = u.stream == WriteStream::Map, host = u.stream == WriteStream::Host;
-  const uint32_t pages = geo_.pages_per_block;
   const uint32_t dies = geo_.dies();
   const bool fixed = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold || u.gc_privilege;
   const bool pooled = host && !fixed;          // host data placed by the allocation policy
@@ -844,7 +850,12 @@ bool DeviceFirmware::place_unit(Unit& u) {
     const uint32_t die = fixed ? (u.die + k) % dies : pooled ? alloc_.die(pool) : (next_map_die_ + k) % dies;
     const uint32_t plane = pooled && alloc_.per_plane() ? alloc_.plane(pool) : BlockManager::kAnyPlane;
     const uint32_t slot = plane == BlockManager::kAnyPlane ? 0 : plane;
-    uint32_t& open = blocks_.open_block(die, u.stream, slot);
+    // WriteBooster: host data goes to the die's SLC buffer while it has room.
+    const bool to_slc = pooled && wb_ && wb_->writes_to_buffer() && !preconditioning_ &&
+                        (blocks_.open_block(die, WriteStream::Slc) != BlockManager::kNoBlock ||
+                         blocks_.free_slc_blocks(die) > 0);
+    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc) : blocks_.open_block(die, u.stream, slot);
+    if (open == BlockManager::kNoBlock && to_slc) open = blocks_.take_free_slc_block(die);
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
       const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
@@ -861,11 +872,13 @@ bool DeviceFirmware::place_unit(Unit& u) {
     u.block = open;
     u.page = b.next_page;
     if (!fixed) u.die = die;
-    u.open_slot = slot;
+    u.open_slot = to_slc ? 0 : slot;
+    u.slc = to_slc;
+    if (to_slc) wb_->add_used(int64_t(unit_pages) * spp_);
     b.next_page += unit_pages;
     ++b.programs_in_flight;
     b.last_write_ps = hal_.now_ps();
-    if (b.next_page >= pages) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
+    if (b.next_page >= blocks_.pages_in_block(u.block)) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
     if (pooled && !pinned) next_pool_ = (pool + 1) % candidates;
     if (map) next_map_die_ = (die + 1) % dies;
     return true;
@@ -904,7 +917,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     ++stats_.program_failures;
     const uint32_t failed_die = blocks_.die_of_block(u.block);
-    uint32_t& open = blocks_.open_block(failed_die, u.stream, u.open_slot);
+    uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
@@ -941,6 +954,8 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
       gc_moved(lba, u.old_ppa[s], ppa);
     }
   }
+  if (wb_ && u.stream == WriteStream::Host)
+    (u.slc ? wb_->stats().slc_write_sectors : wb_->stats().tlc_write_sectors) += u.assigned;
   for (uint8_t tag : u.sync_tags) {
     TagState& t = tags_[tag];
     if (t.kind == TagKind::Sync && --t.sync_pending == 0) respond_good(tag, t.lun);
@@ -1070,11 +1085,12 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     op.buffer_address = slot_address(u.first_slot + u.assigned);
     op.cookie = cookie(OpKind::GcRead, gr);
     u.assigned += n;
+    if (g.flush) wb_->stats().flushed_sectors += n;
     ++u.pending_reads;
     ++g.reads_in_flight;
     ++stats_.gc_reads;
     hal_.charge_cycles(params_.cycles_flash_submit);
-    hal_.submit_flash(op);
+    submit_flash(op);
     if (u.assigned == unit_sectors_) {
       const uint32_t full = g.unit;
       g.unit = kNone;
@@ -1121,7 +1137,7 @@ bool DeviceFirmware::gc_copy_back_page(uint32_t die) {
   ++g.reads_in_flight;
   ++stats_.gc_copy_backs;
   hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
+  submit_flash(op);
   return true;
 }
 
@@ -1163,7 +1179,7 @@ void DeviceFirmware::maybe_erase_victim(uint32_t die) {
   op.address = blocks_.address_of(g.victim, 0);
   op.cookie = cookie(OpKind::Erase, g.victim);
   hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
+  submit_flash(op);
 }
 
 void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
@@ -1173,13 +1189,17 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
     if (status != FlashStatus::Ok) ++stats_.erase_failures;
     blocks_.retire_block(block);
   }
+  if (b.slc) {  // a flushed WriteBooster block: its pages leave the buffer's fill
+    wb_->add_used(-int64_t(b.next_page) * spp_);
+    wb_->count_erase(b.erase_count + 1);
+  }
   uint32_t cold = BlockManager::kNoBlock;
   if (status == FlashStatus::Ok && !b.retire_after_gc) {
     ++stats_.erases;
     stats_.expired_blocks += wear_.expired(b.erase_count + 1) && !wear_.expired(b.erase_count);
     // Migration: a worn block takes the cold data of a young one, which joins the pool instead.
     uint32_t& cold_open = blocks_.open_block(die, WriteStream::Cold);
-    if (wear_.wants_cold_data(blocks_, block) &&
+    if (!b.slc && wear_.wants_cold_data(blocks_, block) &&  // SLC blocks go back to the buffer
         (cold_open == BlockManager::kNoBlock || blocks_.info(cold_open).programs_in_flight == 0))
       cold = wear_.pick_cold_block(blocks_, block);
     blocks_.return_erased_block(block, cold == BlockManager::kNoBlock);
@@ -1188,7 +1208,8 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
       cold_open = block;
     }
   }
-  if (gc_[die].active) {
+  if (gc_[die].flush) ++wb_->stats().flushed_blocks;
+  else if (gc_[die].active) {
     stats_.gc_clean_ps += hal_.now_ps() - gc_[die].start_ps;
     ++stats_.gc_cleaned;
   }
@@ -1214,6 +1235,7 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
     program_map_unit(unit);
   }
   gc_check(die);
+  wb_flush(die);
 }
 
 // Background GC (the smartphone traces show most requests meet an idle device): once no
@@ -1222,24 +1244,73 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
 void DeviceFirmware::host_activity_ended() {
   if (outstanding_) --outstanding_;
   last_activity_ps_ = hal_.now_ps();
-  if (!params_.bg_gc_idle_us || outstanding_ || idle_timer_armed_) return;
+  if (!idle_delay_ps() || outstanding_ || idle_timer_armed_) return;
   idle_timer_armed_ = true;
-  hal_.set_timer(uint64_t(params_.bg_gc_idle_us) * 1000000, kIdleTimer);
+  hal_.set_timer(idle_delay_ps(), kIdleTimer);
+}
+
+uint64_t DeviceFirmware::idle_delay_ps() const {
+  const uint64_t bg = uint64_t(params_.bg_gc_idle_us) * 1000000, flush = wb_ ? wb_->flush_idle_ps() : 0;
+  return !bg ? flush : !flush ? bg : std::min(bg, flush);
 }
 
 void DeviceFirmware::on_timer(uint64_t cookie) {
   if (cookie != kIdleTimer) return;
   idle_timer_armed_ = false;
   if (outstanding_ || recovery_) return;  // the next completion re-arms
-  const uint64_t idle_ps = uint64_t(params_.bg_gc_idle_us) * 1000000;
   const uint64_t quiet = hal_.now_ps() - last_activity_ps_;
-  if (quiet < idle_ps) {
+  const uint64_t bg = uint64_t(params_.bg_gc_idle_us) * 1000000, flush = wb_ ? wb_->flush_idle_ps() : 0;
+  uint64_t next = 0;  // the nearest idle threshold not reached yet
+  for (uint64_t t : {bg, flush})
+    if (t > quiet && (!next || t < next)) next = t;
+  if (next) {
     idle_timer_armed_ = true;
-    hal_.set_timer(idle_ps - quiet, kIdleTimer);
-    return;
+    hal_.set_timer(next - quiet, kIdleTimer);
   }
-  idle_gc_ = true;
-  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
+  if (bg && quiet >= bg && !idle_gc_) {
+    idle_gc_ = true;
+    for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
+  }
+  if (flush && quiet >= flush && !wb_idle_) {
+    wb_idle_ = true;
+    ++wb_->stats().flushes_started;
+    for (uint32_t die = 0; die < geo_.dies(); ++die) wb_flush(die);
+  }
+}
+
+void DeviceFirmware::submit_flash(FlashOp& op) {
+  if (wb_) op.slc = blocks_.info(blocks_.block_id(op.address)).slc;
+  hal_.submit_flash(op);
+}
+
+// WriteBooster flush: the die's closed SLC block with the fewest valid sectors (at the
+// end also the open one, so the buffer empties) becomes a victim whose valid data GC's
+// units move into the die's TLC blocks; erase_done returns it to the buffer and calls
+// back here for the next one while the device stays idle.
+void DeviceFirmware::wb_flush(uint32_t die) {
+  if (!wb_ || !wb_idle_ || preconditioning_ || recovery_ || gc_[die].active) return;
+  uint32_t victim = blocks_.pick_slc_victim(die);
+  if (victim == BlockManager::kNoBlock) {
+    uint32_t& open = blocks_.open_block(die, WriteStream::Slc);
+    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) {
+      bool any = false;
+      for (const GcState& g : gc_) any = any || g.flush;
+      wb_->set_flushing(any);
+      return;
+    }
+    victim = open;
+    open = BlockManager::kNoBlock;
+  }
+  GcState& g = gc_[die];
+  g = GcState{};
+  g.active = true;
+  g.flush = true;
+  g.no_copy_back = true;  // copy-back cannot turn SLC pages into TLC ones
+  g.victim = victim;
+  g.start_ps = hal_.now_ps();
+  blocks_.info(victim).state = BlockState::Victim;
+  wb_->set_flushing(true);
+  gc_fill(die);
 }
 
 // Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
@@ -1280,7 +1351,7 @@ void DeviceFirmware::issue_recovery_read(uint32_t die) {
   op.buffer_address = slot_address(die % read_slots_);
   op.cookie = cookie(OpKind::RecoveryRead, die);
   hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
+  submit_flash(op);
 }
 
 void DeviceFirmware::recovery_read_done(uint32_t die, const FlashCompletion& c) {
@@ -1299,17 +1370,17 @@ void DeviceFirmware::finish_recovery() {
     if (found[b].bad) { info.state = BlockState::Bad; continue; }
     if (found[b].pages_written == 0) continue;
     info.state = BlockState::Closed;
-    info.next_page = geo_.pages_per_block;
+    info.next_page = blocks_.pages_in_block(b);
     info.holds_map = found[b].holds_map;
     info.last_write_ps = hal_.now_ps();
     // A block cut part-way is written on from the next program unit (a torn unit is
     // simply skipped): one per stream and die, the others are closed for GC.
     const uint32_t step = info.holds_map ? params_.program_pages : unit_sectors_ / spp_;  // pages per unit
     const uint32_t next = (found[b].pages_written + step - 1) / step * step;
-    if (next + step > geo_.pages_per_block) continue;
+    if (next + step > blocks_.pages_in_block(b)) continue;
     const uint32_t die = blocks_.die_of_block(b);
-    for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc}) {
-      if ((stream == WriteStream::Map) != info.holds_map) continue;
+    for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc, WriteStream::Slc}) {
+      if ((stream == WriteStream::Map) != info.holds_map || (stream == WriteStream::Slc) != info.slc) continue;
       uint32_t& open = blocks_.open_block(die, stream);
       if (open != BlockManager::kNoBlock) continue;
       open = b;
@@ -1319,6 +1390,11 @@ void DeviceFirmware::finish_recovery() {
     }
   }
   blocks_.rebuild_free_lists();
+  if (wb_) {  // the buffer's fill: the SLC pages written (what their erase will take off again)
+    wb_->reset_used();
+    for (uint32_t b = 0; b < found.size(); ++b)
+      if (blocks_.info(b).slc && found[b].pages_written) wb_->add_used(int64_t(blocks_.info(b).next_page) * spp_);
+  }
   uint64_t recovered = 0;
   for (uint64_t lba = 0; lba < logical_blocks_; ++lba) {
     if (r.lba_sequence(lba) == 0) continue;
@@ -1464,7 +1540,7 @@ void DeviceFirmware::start_map_unit(uint32_t unit) {
     op.priority = uint8_t(params_.map_read_priority);
     op.cookie = cookie(OpKind::MapMerge, unit);
     hal_.charge_cycles(params_.cycles_flash_submit);
-    hal_.submit_flash(op);
+    submit_flash(op);
     ++u.pending_reads;
     ++stats_.map_merge_reads;
   }
@@ -1503,7 +1579,7 @@ void DeviceFirmware::program_map_unit(uint32_t unit) {
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * geo_.page_bytes, false);
   hal_.charge_cycles(params_.cycles_flash_submit);
-  hal_.submit_flash(op);
+  submit_flash(op);
   stats_.map_page_writes += mu.pages.size();
 }
 

@@ -101,6 +101,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   const L2pMap& map() const { return map_; }
   const HpbDevice* hpb() const { return hpb_.get(); }  // null when HPB is off
   HpbDevice* hpb() { return hpb_.get(); }
+  WriteBooster* writebooster() { return wb_.get(); }  // null when WriteBooster is off
+  const WriteBooster* writebooster() const { return wb_.get(); }
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
@@ -166,6 +168,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t open_slot = 0;          // open-block slot it was placed through (plane-first: the plane)
     uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
     bool program_failed = false;
+    bool slc = false;                // placed in a WriteBooster SLC block
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
     // valid until this unit is programmed (a power loss before that must find it).
@@ -194,6 +197,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t reads_in_flight = 0;
     bool erasing = false;
     WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
+    bool flush = false;          // a WriteBooster flush: the victim is an SLC buffer block
     bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
     uint64_t start_ps = 0;
   };
@@ -256,6 +260,12 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void issue_recovery_read(uint32_t die);
   void recovery_read_done(uint32_t die, const FlashCompletion& c);
   void finish_recovery();
+
+  // Every flash op goes out here: the op's SLC flag follows its block (WriteBooster).
+  void submit_flash(FlashOp& op);
+  // WriteBooster: idle flush of one SLC block of the die into TLC (through GC's machinery).
+  void wb_flush(uint32_t die);
+  uint64_t idle_delay_ps() const;  // shortest enabled idle threshold (background GC, WB flush)
 
   // garbage collection
   void gc_check(uint32_t die);
@@ -330,6 +340,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint64_t last_activity_ps_ = 0;
   bool idle_timer_armed_ = false;
   bool idle_gc_ = false;
+  bool wb_idle_ = false;             // idle long enough for a WriteBooster flush
+  std::unique_ptr<WriteBooster> wb_;
   bool recover_on_power_up_ = false;
   std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
   uint64_t recovery_start_ps_ = 0;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include "hal/flash_types.h"
+#include "ftl/write_booster.h"
 #include "hpb/hpb_params.h"
 
 namespace ufs {
@@ -57,6 +58,7 @@ struct FirmwareParams {
   uint32_t cycles_map_miss = 800;          // map cache miss: choose a victim, issue the load, install
 
   HpbDeviceParams hpb;                     // bound on its own as the "hpb" section
+  WriteBoosterParams writebooster;         // bound on its own as the "writebooster" section
 
   template <class B>
   void bind(B& b) {

@@ -9,6 +9,7 @@ BlockManager::BlockManager(const FlashGeometry& geometry)
       blocks_per_die_(geometry.planes_per_die * geometry.blocks_per_plane),
       blocks_(geometry.total_blocks()),
       free_(geometry.dies()),
+      slc_free_(geometry.dies()),
       open_(geometry.dies() * kWriteStreams * geometry.planes_per_die, kNoBlock) {
   rebuild_free_lists();
 }
@@ -17,10 +18,11 @@ void BlockManager::rebuild_free_lists() {
   // Interleave planes in each die's free list so consecutive allocations alternate planes.
   for (uint32_t die = 0; die < geo_.dies(); ++die) {
     free_[die].clear();
+    slc_free_[die].clear();
     for (uint32_t b = 0; b < geo_.blocks_per_plane; ++b)
       for (uint32_t p = 0; p < geo_.planes_per_die; ++p) {
         const uint32_t block = (die * geo_.planes_per_die + p) * geo_.blocks_per_plane + b;
-        if (blocks_[block].state == BlockState::Free) free_[die].push_back(block);
+        if (blocks_[block].state == BlockState::Free) (blocks_[block].slc ? slc_free_ : free_)[die].push_back(block);
       }
   }
 }
@@ -69,6 +71,10 @@ uint32_t BlockManager::take_free_block(uint32_t die, uint32_t plane) {
   if (it == list.end()) return kNoBlock;
   const uint32_t block = *it;
   list.erase(it);
+  return opened(block);
+}
+
+uint32_t BlockManager::opened(uint32_t block) {
   BlockInfo& b = blocks_[block];
   b.state = BlockState::Open;
   b.next_page = 0;
@@ -88,7 +94,35 @@ void BlockManager::return_erased_block(uint32_t block, bool to_pool) {
   b.holds_map = false;
   ++b.erase_count;
   ++total_erases_;
-  if (to_pool) free_[die_of_block(block)].push_back(block);
+  if (to_pool) (b.slc ? slc_free_ : free_)[die_of_block(block)].push_back(block);
+}
+
+void BlockManager::reserve_slc(uint32_t per_die) {
+  for (uint32_t die = 0; die < geo_.dies(); ++die)
+    for (uint32_t i = 0; i < per_die; ++i) {
+      const uint32_t plane = i % geo_.planes_per_die, b = geo_.blocks_per_plane - 1 - i / geo_.planes_per_die;
+      blocks_[(die * geo_.planes_per_die + plane) * geo_.blocks_per_plane + b].slc = true;
+    }
+  rebuild_free_lists();
+}
+
+uint32_t BlockManager::take_free_slc_block(uint32_t die) {
+  auto& list = slc_free_[die];
+  if (list.empty()) return kNoBlock;
+  const uint32_t block = list.front();
+  list.pop_front();
+  return opened(block);
+}
+
+uint32_t BlockManager::pick_slc_victim(uint32_t die) const {
+  uint32_t best = kNoBlock;
+  const uint32_t first = die * blocks_per_die_;
+  for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
+    const BlockInfo& b = blocks_[block];
+    if (!b.slc || b.state != BlockState::Closed || b.programs_in_flight) continue;
+    if (best == kNoBlock || b.valid < blocks_[best].valid) best = block;
+  }
+  return best;
 }
 
 void BlockManager::retire_block(uint32_t block) {
@@ -103,7 +137,7 @@ uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now
   const uint32_t first = die * blocks_per_die_;
   for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
     const BlockInfo& b = blocks_[block];
-    if (b.state != BlockState::Closed || b.programs_in_flight || b.valid > max_valid) continue;
+    if (b.state != BlockState::Closed || b.slc || b.programs_in_flight || b.valid > max_valid) continue;
     const double u = double(b.valid) / sectors_per_block_;
     double score;
     if (cost_benefit) {  // Rosenblum & Ousterhout: age * (1-u) / (2u), age in ms

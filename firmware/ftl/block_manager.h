@@ -15,8 +15,9 @@ namespace ufs {
 enum class BlockState : uint8_t { Free, Open, Closed, Victim, Bad };
 // Open blocks per stream: host data, GC-moved (cold) data, and map pages kept apart;
 // Cold: data a wear-levelling migration moves into a worn block.
-enum class WriteStream : uint8_t { Host = 0, Gc = 1, Map = 2, Cold = 3 };
-constexpr uint32_t kWriteStreams = 4;
+// Slc: host data into the WriteBooster buffer (ftl/write_booster.h).
+enum class WriteStream : uint8_t { Host = 0, Gc = 1, Map = 2, Cold = 3, Slc = 4 };
+constexpr uint32_t kWriteStreams = 5;
 
 struct BlockInfo {
   BlockState state = BlockState::Free;
@@ -27,6 +28,7 @@ struct BlockInfo {
   uint32_t programs_in_flight = 0;  // a block is no victim while data is still going in
   bool retire_after_gc = false;  // a program failed here: clean it, then retire it
   bool holds_map = false;        // a map-stream block: its valid sectors are map pages
+  bool slc = false;              // a WriteBooster buffer block: always programmed as SLC
   std::unique_ptr<uint64_t[]> valid_bits;  // allocated on first program
 };
 
@@ -39,6 +41,20 @@ class BlockManager {
   const FlashGeometry& geometry() const { return geo_; }
   uint32_t block_count() const { return static_cast<uint32_t>(blocks_.size()); }
   uint32_t sectors_per_block() const { return sectors_per_block_; }
+  // Pages of a block as the firmware operates it (WriteBooster blocks: SLC, fewer pages).
+  uint32_t pages_in_block(uint32_t block) const {
+    return blocks_[block].slc ? geo_.slc_pages_per_block() : geo_.pages_per_block;
+  }
+  uint32_t block_id(const FlashAddress& a) const {
+    return (a.die * geo_.planes_per_die + a.plane) * geo_.blocks_per_plane + a.block;
+  }
+  // WriteBooster: the last `per_die` blocks of each die (planes in turn) become SLC blocks,
+  // kept on their own free lists and never taken by GC or host TLC writes.
+  void reserve_slc(uint32_t per_die);
+  uint32_t free_slc_blocks(uint32_t die) const { return static_cast<uint32_t>(slc_free_[die].size()); }
+  uint32_t take_free_slc_block(uint32_t die);  // kNoBlock when none
+  // A closed SLC block to flush (fewest valid sectors first); kNoBlock when none.
+  uint32_t pick_slc_victim(uint32_t die) const;
 
   // Address arithmetic
   uint32_t block_of(uint32_t ppa) const { return ppa / sectors_per_block_; }
@@ -87,12 +103,14 @@ class BlockManager {
   uint32_t bad_blocks() const { return bad_blocks_; }
 
  private:
+  uint32_t opened(uint32_t block);  // a block leaves a free list: Open, empty
   FlashGeometry geo_;
   uint32_t spp_;
   uint32_t sectors_per_block_;
   uint32_t blocks_per_die_;
   std::vector<BlockInfo> blocks_;
   std::vector<std::deque<uint32_t>> free_;
+  std::vector<std::deque<uint32_t>> slc_free_;
   std::vector<uint32_t> open_;
   uint64_t total_erases_ = 0;
   uint32_t bad_blocks_ = 0;

@@ -59,7 +59,7 @@ void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oo
       }
     }
   }
-  if (!block_ends && page + 1 >= bm_.geometry().pages_per_block) block_ends = true;
+  if (!block_ends && page + 1 >= bm_.pages_in_block(block)) block_ends = true;
   if (block_ends) {
     ++cursor_block_[die];
     cursor_page_[die] = 0;

@@ -38,7 +38,7 @@ uint32_t WearLeveller::pick_cold_block(const BlockManager& bm, uint32_t worn) co
   uint32_t best = BlockManager::kNoBlock;
   for (uint32_t b = first; b < first + per_die; ++b) {
     const BlockInfo& i = bm.info(b);
-    if (i.state != BlockState::Closed || i.holds_map || i.programs_in_flight || i.valid == 0) continue;
+    if (i.state != BlockState::Closed || i.holds_map || i.slc || i.programs_in_flight || i.valid == 0) continue;
     if (remaining(bm, b) <= mean) continue;
     if (best == BlockManager::kNoBlock || i.last_write_ps < bm.info(best).last_write_ps) best = b;
   }

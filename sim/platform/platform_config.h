@@ -45,6 +45,7 @@ struct PlatformConfig {
     tree.bind_section("firmware", firmware);
     tree.bind_section("crypto", crypto);
     tree.bind_section("hpb", firmware.hpb);
+    tree.bind_section("writebooster", firmware.writebooster);
     tree.bind_section("hpb.host", hpb_host);
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
@@ -52,6 +53,7 @@ struct PlatformConfig {
     firmware.l2p_sram_kib = memory.l2p_sram_kib;
     std::string hpb_problem = firmware.hpb.validate();
     if (!hpb_problem.empty()) throw ConfigError("hpb." + hpb_problem);
+    if (const std::string wb = firmware.writebooster.validate(); !wb.empty()) throw ConfigError("writebooster." + wb);
     hpb_problem = hpb_host.validate();
     if (!hpb_problem.empty()) throw ConfigError("hpb.host." + hpb_problem);
     const std::string problem = firmware.validate();

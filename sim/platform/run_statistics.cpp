@@ -243,6 +243,22 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     j["hpb"] = hpb;
   }
 
+  if (const WriteBooster* wb = p.firmware().writebooster()) {
+    const WriteBoosterStats& w = wb->stats();
+    json o;
+    o["buffer_type"] = wb->params().buffer_type;
+    o["buffer_bytes"] = wb->capacity_sectors() * kSectorBytes;
+    o["slc_blocks"] = wb->slc_blocks_total();
+    o["slc_write_bytes"] = w.slc_write_sectors * kSectorBytes;
+    o["tlc_write_bytes"] = w.tlc_write_sectors * kSectorBytes;
+    o["flushed_bytes"] = w.flushed_sectors * kSectorBytes;
+    o["flushed_blocks"] = w.flushed_blocks;
+    o["idle_flushes"] = w.flushes_started;
+    o["buffer_fill"] = wb->capacity_sectors() ? double(wb->used_sectors()) / double(wb->capacity_sectors()) : 0.0;
+    o["peak_buffer_fill"] = wb->capacity_sectors() ? double(w.peak_used_sectors) / double(wb->capacity_sectors()) : 0.0;
+    j["writebooster"] = o;
+  }
+
   if (scoreboard_) {
     json sb;
     sb["checked_blocks"] = scoreboard_->checked_blocks();

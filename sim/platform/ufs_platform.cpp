@@ -63,6 +63,10 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
 
   if (const std::string problem = config_.firmware.validate_for(fcc.geometry()); !problem.empty())
     throw ConfigError("firmware." + problem);
+  if (const std::string problem = config_.firmware.writebooster.validate_for(
+          fcc.geometry(), config_.firmware.write_unit_sectors(fcc.geometry()) / fcc.geometry().sectors_per_page());
+      !problem.empty())
+    throw ConfigError("writebooster." + problem);
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
   cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
   crypto.set_listener(&cpu);

@@ -36,6 +36,18 @@ class FakePlatform : public Hal, public FlashBackdoor {
     c.address = op.address;
     uint64_t latency = 0;
     const uint32_t spp = geo_.sectors_per_page();
+    // Per-block SLC mode (FlashOp::slc), as the NAND die checks it: fixed by the first
+    // program after an erase; an access in the other mode or past an SLC block's pages
+    // is a violation.
+    if (op.opcode != FlashOpcode::Erase) {
+      const uint64_t blk = key(op.address, 0);
+      auto mode = block_slc_.find(blk);
+      if (mode != block_slc_.end() && mode->second != op.slc) ++mode_violations_;
+      else if (op.opcode != FlashOpcode::Read && mode == block_slc_.end()) block_slc_[blk] = op.slc;
+      if (op.slc && op.address.page + std::max(1u, op.page_count) > geo_.slc_pages_per_block()) ++mode_violations_;
+      if (op.opcode == FlashOpcode::CopyBack && op.slc) block_slc_[key(op.dest, 0)] = true;
+      slc_ops_ += op.slc;
+    }
     switch (op.opcode) {
       case FlashOpcode::Read: {
         latency = 50'000'000;
@@ -69,6 +81,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
         latency = 3'000'000'000;
         ++erases_;
         for (uint32_t p = 0; p < geo_.pages_per_block; ++p) pages_.erase(key(op.address, p));
+        block_slc_.erase(key(op.address, 0));
         break;
       }
       case FlashOpcode::CopyBack: {  // inside one plane: the source pages to dest, data off the bus
@@ -233,6 +246,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<CommandResponse> responses_;
   std::map<uint8_t, std::vector<SectorStamp>> host_in_;
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
+  uint64_t mode_violations_ = 0, slc_ops_ = 0;
   uint64_t flash_ops_ = 0, erases_ = 0, copy_backs_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
   bool fail_next_program_ = false;
   bool fail_next_copy_back_ = false;
@@ -259,6 +273,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<SectorStamp> buffer_;
   std::vector<uint8_t> bytes_ = std::vector<uint8_t>(256 * 4096);
   std::map<uint64_t, Page> pages_;
+  std::map<uint64_t, bool> block_slc_;  // by key(block, 0): mode of a programmed block
   std::map<uint8_t, std::vector<SectorStamp>> host_out_;
   std::map<uint8_t, std::vector<uint8_t>> host_out_bytes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

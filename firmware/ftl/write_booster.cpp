@@ -1,0 +1,83 @@
+#include "ftl/write_booster.h"
+
+namespace ufs {
+
+uint32_t WriteBoosterParams::slc_blocks_per_die(const FlashGeometry& g) const {
+  if (!enabled) return 0;
+  const uint64_t slc_block_bytes = uint64_t(g.slc_pages_per_block()) * g.page_bytes;
+  const uint64_t per_die = (uint64_t(buffer_mib) << 20) / g.dies();
+  return uint32_t((per_die + slc_block_bytes - 1) / slc_block_bytes);
+}
+
+std::string WriteBoosterParams::validate_for(const FlashGeometry& g, uint32_t unit_pages) const {
+  if (!enabled) return "";
+  if (g.bits_per_cell < 2) return "enabled: WriteBooster needs an MLC/TLC die operated natively (nand.cell_type, nand.slc_mode)";
+  if (g.slc_pages_per_block() % unit_pages != 0)
+    return "enabled: the write unit (" + std::to_string(unit_pages) + " pages) must divide an SLC block (" +
+           std::to_string(g.slc_pages_per_block()) + " pages)";
+  const uint32_t per_die = slc_blocks_per_die(g);
+  // Leave each die most of its blocks as TLC: GC needs its spare, the host its capacity.
+  if (per_die * 4 > g.planes_per_die * g.blocks_per_plane)
+    return "buffer_mib: " + std::to_string(buffer_mib) + " MiB needs " + std::to_string(per_die) +
+           " SLC blocks per die, more than a quarter of the die's " +
+           std::to_string(g.planes_per_die * g.blocks_per_plane) + " blocks";
+  return "";
+}
+
+WriteBooster::WriteBooster(const WriteBoosterParams& params, const FlashGeometry& geometry)
+    : params_(params),
+      dies_(geometry.dies()),
+      slc_blocks_per_die_(params.slc_blocks_per_die(geometry)),
+      capacity_sectors_(uint64_t(slc_blocks_per_die_) * geometry.dies() * geometry.slc_pages_per_block() *
+                        geometry.sectors_per_page()),
+      flag_wb_en_(params.enabled),
+      flag_flush_en_(params.flush_during_idle),
+      flag_flush_hibernate_(params.flush_during_hibernate) {}
+
+uint64_t WriteBooster::flush_idle_ps() const {
+  uint64_t us = 0;
+  if (flag_flush_hibernate_) us = params_.hibernate_idle_us;
+  if (flag_flush_en_ && (us == 0 || params_.idle_flush_us < us)) us = params_.idle_flush_us;
+  if (!flag_flush_en_ && !flag_flush_hibernate_) return 0;
+  return (us ? us : 1) * 1000000ull;
+}
+
+HpbQueryResult WriteBooster::query(const HpbQuery& q) {
+  using namespace hpb_query;
+  using namespace wb_query;
+  HpbQueryResult r;
+  bool* flag = q.idn == kFlagWbEn ? &flag_wb_en_ : q.idn == kFlagFlushEn ? &flag_flush_en_
+             : q.idn == kFlagFlushDuringHibernate ? &flag_flush_hibernate_ : nullptr;
+  switch (q.opcode) {
+    case kReadFlag:
+    case kSetFlag:
+    case kClearFlag:
+      if (!flag) { r.status = kInvalidIdn; return r; }
+      if (q.opcode == kSetFlag) *flag = true;
+      if (q.opcode == kClearFlag) *flag = false;
+      r.value = *flag;
+      return r;
+    case kReadAttribute:
+      switch (q.idn) {
+        case kAttrFlushStatus: r.value = flushing_ ? kFlushInProgress : kFlushIdle; return r;
+        case kAttrAvailableSize:  // 0x00..0x0A: available buffer in 10% steps
+          r.value = capacity_sectors_ ? uint32_t((capacity_sectors_ - used_sectors_) * 10 / capacity_sectors_) : 0;
+          return r;
+        case kAttrLifeTimeEst: {  // 0x01: 0-10% of the life used ... 0x0A: 90-100%, 0x0B: exceeded
+          const uint64_t used = uint64_t(max_erase_count_) * 10 / params_.slc_endurance;
+          r.value = uint32_t(used >= 10 ? 0x0B : used + 1);
+          return r;
+        }
+        case kAttrCurrentSize:  // in 4 KiB units (the allocation unit this model reports)
+          r.value = uint32_t(capacity_sectors_);
+          return r;
+        default: r.status = kInvalidIdn; return r;
+      }
+    case kWriteAttribute:
+      r.status = (q.idn >= kAttrFlushStatus && q.idn <= kAttrCurrentSize) ? kReadOnly : kInvalidIdn;
+      return r;
+    default: r.status = kInvalidOpcode; return r;
+  }
+}
+
+}  // namespace ufs

@@ -1,0 +1,179 @@
+// WriteBooster on the fake platform: host writes land in SLC blocks while the buffer
+// has room and in TLC after; an idle flush moves them to TLC and empties the buffer;
+// the QUERY flags and attributes; sudden power-off with WriteBooster on loses nothing
+// acknowledged as durable. The fake platform checks every op's SLC mode against its block.
+#include <catch2/catch.hpp>
+#include <random>
+#include "fake_platform.h"
+
+using namespace ufs;
+using namespace ufs::test;
+using namespace ufs::wb_query;
+
+namespace {
+
+FlashGeometry wb_geometry() {
+  FlashGeometry g;
+  g.channels = 2; g.ways_per_channel = 1; g.dies_per_way = 1; g.planes_per_die = 2;
+  g.blocks_per_plane = 16; g.pages_per_block = 36; g.page_bytes = 16384; g.bits_per_cell = 3;
+  return g;  // 2 dies x 32 blocks; SLC blocks have 12 pages (192 KiB)
+}
+
+FirmwareParams wb_params() {
+  FirmwareParams p;
+  p.over_provisioning = 0.25;
+  p.data_buffer_kib = 1024;
+  p.write_cache_kib = 512;
+  p.writebooster.enabled = true;
+  p.writebooster.buffer_mib = 2;  // 2 MiB over 2 dies: 6 SLC blocks of 192 KiB per die (1152 KiB)
+  p.writebooster.idle_flush_us = 2000;
+  p.writebooster.hibernate_idle_us = 10000;
+  return p;
+}
+
+struct WbRig {
+  FlashGeometry geo = wb_geometry();
+  FirmwareParams params;
+  FakePlatform hw;
+  DeviceFirmware fw;
+  uint64_t version = 0;
+  std::vector<uint64_t> written;
+  explicit WbRig(const FirmwareParams& p = wb_params())
+      : params(p), hw(geo, p.data_buffer_kib / 4), fw(hw, params, geo), written(fw.logical_blocks(), 0) {
+    hw.attach(&fw);
+  }
+  // Sequential writes of `blocks` LBAs from `lba` in 32-block commands, 8 in flight.
+  void write(uint64_t lba, uint64_t blocks) {
+    uint32_t tag = 0;
+    for (uint64_t done = 0; done < blocks; done += 32) {
+      const uint32_t n = uint32_t(std::min<uint64_t>(32, blocks - done));
+      ++version;
+      std::vector<SectorStamp> data;
+      for (uint32_t k = 0; k < n; ++k) { data.push_back(SectorStamp{lba + done + k, version}); written[lba + done + k] = version; }
+      hw.command(make_rw(uint8_t(tag), true, lba + done, n), data);
+      if (++tag == 8) {
+        tag = 0;
+        const size_t want = hw.responses_.size() + 8;
+        hw.run([&] { return hw.responses_.size() >= want; });
+      }
+    }
+    const size_t want = hw.responses_.size() + tag;
+    hw.run([&] { return hw.responses_.size() >= want; });
+    // SYNCHRONIZE CACHE: the write cache's last partial unit is programmed too.
+    HostCommand sync;
+    sync.tag = 30;
+    sync.cdb[0] = 0x35;
+    hw.command(sync);
+    hw.run([&] { return !hw.responses_.empty() && hw.responses_.back().tag == 30; });
+    hw.responses_.back().tag = 0xFF;
+  }
+  uint64_t wrong_reads() {
+    uint64_t wrong = 0;
+    for (uint64_t lba = 0; lba < written.size(); lba += 8) {
+      const uint32_t n = uint32_t(std::min<uint64_t>(8, written.size() - lba));
+      hw.command(make_rw(20, false, lba, n));
+      hw.run([&] { return !hw.responses_.empty() && hw.responses_.back().tag == 20; });
+      hw.responses_.back().tag = 0xFF;
+      for (uint32_t k = 0; k < n; ++k)
+        wrong += written[lba + k] ? hw.host_in_[20][k] != SectorStamp{lba + k, written[lba + k]}
+                                  : hw.host_in_[20][k].lba != kNoLba;
+    }
+    return wrong;
+  }
+  uint32_t attr(uint8_t idn) { return fw.writebooster()->query({hpb_query::kReadAttribute, idn}).value; }
+};
+
+}  // namespace
+
+TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC; an idle flush empties it", "[firmware][writebooster]") {
+  WbRig r;
+  WriteBooster& wb = *r.fw.writebooster();
+  REQUIRE(wb.slc_blocks_per_die() == 6);
+  CHECK(wb.capacity_sectors() == 2 * 6 * 12 * 4);
+  // Dedicated buffer: its blocks come off the exported capacity (12 of 64 blocks' TLC space).
+  CHECK(r.fw.logical_blocks() == uint64_t(double((64 - 12) * 144) * 0.75));
+  CHECK(r.attr(kAttrAvailableSize) == 10);
+  r.write(0, 256);  // 1 MiB: fits the 2.25 MiB buffer
+  r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull);  // 1 ms: below the idle threshold
+  CHECK(wb.stats().slc_write_sectors == 256);
+  CHECK(wb.stats().tlc_write_sectors == 0);
+  CHECK(wb.stats().flushed_sectors == 0);
+  CHECK(wb.used_sectors() == 264);  // 22 units of 12 sectors, the last one padded
+  CHECK(r.attr(kAttrAvailableSize) == 5);  // 312 of 576 sectors left: 54% -> 5 (10% steps, down)
+  CHECK(r.hw.slc_ops_ > 0);
+  r.hw.run();  // idle: the flush moves everything to TLC and erases the SLC blocks
+  CHECK(wb.stats().flushes_started == 1);
+  CHECK(wb.stats().flushed_sectors == 256);
+  CHECK(wb.stats().flushed_blocks >= 2);
+  CHECK(wb.used_sectors() == 0);
+  CHECK(r.attr(kAttrAvailableSize) == 10);
+  CHECK(r.attr(kAttrFlushStatus) == kFlushIdle);
+  CHECK(r.wrong_reads() == 0);
+  // More than the buffer in one go (no idle time): the rest goes straight to TLC.
+  r.write(1024, 1024);
+  CHECK(wb.stats().slc_write_sectors == 256 + 576);
+  CHECK(wb.stats().tlc_write_sectors == 1024 - 576);
+  r.hw.run();
+  CHECK(wb.used_sectors() == 0);
+  CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("WriteBooster: QUERY flags and attributes (JESD220E)", "[firmware][writebooster]") {
+  WbRig r;
+  WriteBooster& wb = *r.fw.writebooster();
+  using namespace hpb_query;
+  CHECK(wb.query({kReadFlag, kFlagWbEn}).value == 1);
+  CHECK(wb.query({kReadFlag, kFlagFlushEn}).value == 1);
+  CHECK(wb.query({kReadFlag, kFlagFlushDuringHibernate}).value == 1);
+  CHECK(wb.query({kReadAttribute, kAttrCurrentSize}).value == 576);
+  CHECK(wb.query({kReadAttribute, kAttrLifeTimeEst}).value == 1);
+  CHECK(wb.query({kWriteAttribute, kAttrAvailableSize, 0, 0, 3}).status == kReadOnly);
+  CHECK(wb.query({kReadAttribute, 0x55}).status == kInvalidIdn);
+  CHECK(wb.query({kSetFlag, 0x55}).status == kInvalidIdn);
+  CHECK(wb.query({0x42, kFlagWbEn}).status == kInvalidOpcode);
+  // fWriteBoosterEn cleared: host writes bypass the buffer.
+  CHECK(wb.query({kClearFlag, kFlagWbEn}).value == 0);
+  r.write(0, 128);
+  CHECK(wb.stats().slc_write_sectors == 0);
+  CHECK(wb.stats().tlc_write_sectors == 128);
+  CHECK(wb.query({kSetFlag, kFlagWbEn}).value == 1);
+  // No flush flag: the buffer keeps its data however long the device idles.
+  wb.query({kClearFlag, kFlagFlushEn});
+  wb.query({kClearFlag, kFlagFlushDuringHibernate});
+  r.write(512, 128);
+  r.hw.run();
+  CHECK(wb.stats().slc_write_sectors == 128);
+  CHECK(wb.stats().flushed_sectors == 0);
+  CHECK(r.attr(kAttrAvailableSize) < 10);
+  // Flush during hibernate only: it starts once the link would be in Hibern8.
+  wb.query({kSetFlag, kFlagFlushDuringHibernate});
+  r.write(2048, 32);
+  r.hw.run_until(r.hw.now_ps() + 8'000'000'000ull);
+  CHECK(wb.stats().flushed_sectors == 0);
+  r.hw.run();
+  CHECK(wb.stats().flushed_sectors == 160);
+  CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
+}
+
+TEST_CASE("WriteBooster: buffer size and type are checked against the geometry", "[firmware][writebooster]") {
+  FlashGeometry g = wb_geometry();
+  WriteBoosterParams w;
+  w.enabled = true;
+  w.buffer_mib = 64;
+  CHECK(w.validate_for(g, 3).rfind("buffer_mib:", 0) == 0);
+  w.buffer_mib = 2;
+  CHECK(w.validate_for(g, 3) == "");
+  CHECK(w.validate_for(g, 5).rfind("enabled:", 0) == 0);
+  g.bits_per_cell = 1;
+  CHECK(w.validate_for(g, 3).rfind("enabled:", 0) == 0);
+  w.buffer_type = "both";
+  CHECK(w.validate().rfind("buffer_type:", 0) == 0);
+  // Shared: the exported capacity stays that of the whole array.
+  FirmwareParams p = wb_params();
+  p.writebooster.buffer_type = "shared";
+  WbRig r(p);
+  CHECK(r.fw.logical_blocks() == uint64_t(double(64 * 144) * 0.75));
+}
