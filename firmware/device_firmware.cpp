@@ -161,6 +161,8 @@ void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
   r.tag = tag;
   r.lun = lun;
   r.status = scsi_status::kGood;
+  if (tags_[tag].kind == TagKind::Read || tags_[tag].kind == TagKind::Write)
+    latency_.finish(tag, tags_[tag].kind == TagKind::Write, hal_.now_ps());
   tags_[tag].kind = TagKind::Idle;
   if (hpb_) hpb_->on_response(r);  // device control mode recommendations ride on responses
   hal_.send_response(r);
@@ -184,6 +186,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   idle_gc_ = false;
   wb_idle_ = false;
   last_activity_ps_ = hal_.now_ps();
+  latency_.start(c.tag, last_activity_ps_);
   hal_.charge_cycles(params_.cycles_command_decode);
   if (tags_[c.tag].kind != TagKind::Idle) {  // overlapped tag: the host broke the protocol
     CommandResponse r;
@@ -325,7 +328,7 @@ void DeviceFirmware::stage_read_segments(uint8_t tag) {
         map_load_waiters_[mp].push_back(seg);
         ++g.map_wait;
       }
-      if (g.map_wait) continue;
+      if (g.map_wait) { latency_.begin(tag, LatencyPart::MapLoad, hal_.now_ps()); continue; }
     }
     submit_segment_reads(seg);
   }
@@ -388,6 +391,7 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
   if (open) { hal_.charge_cycles(params_.cycles_flash_submit); submit_flash(op); ++g.pending_reads; }
   stats_.flash_reads += g.pending_reads;
   if (g.pending_reads == 0) segment_ready(seg);
+  else latency_.begin(g.tag, LatencyPart::Nand, hal_.now_ps());
 }
 
 void DeviceFirmware::segment_ready(uint32_t seg) {
@@ -408,6 +412,7 @@ void DeviceFirmware::send_ready_segments(uint8_t tag) {
       g.sent = true;
       t.next_send += g.blocks;
       hal_.charge_cycles(params_.cycles_transfer_setup);
+      latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
       hal_.send_data_in(tag, g.first_block * uint32_t(kSectorBytes), slot_address(g.slot),
                         g.blocks * uint32_t(kSectorBytes), i);
       progress = true;
@@ -421,6 +426,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   if (token & kControlToken) { respond_good(tag, t.lun); return; }
   if (token & HpbDevice::kToken) { hpb_->on_data_in_done(tag); return; }
   ReadSegment& g = segments_[token];
+  latency_.end(tag, LatencyPart::Transfer, hal_.now_ps());
   read_area_.release(g.slot, g.blocks);
   g.busy = false;
   free_segments_.push_back(static_cast<uint32_t>(token));
@@ -497,6 +503,7 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
       }
       u.assigned += n;
       hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
+      latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
       hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
                             n * uint32_t(kSectorBytes), write_token(unit, pos, n));
       t.staged += n;
@@ -614,12 +621,14 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   const uint32_t unit = uint32_t(token & 0xFFFFF);
   const uint32_t pos = uint32_t((token >> 20) & 0xFFFFF);
   const uint32_t count = uint32_t(token >> 40);
+  latency_.end(tag, LatencyPart::Transfer, hal_.now_ps());
   write_data_arrived(unit, pos, count);
   t.done += count;
   --t.out_requests;
   if (t.span_staged < t.span && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
   if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
+  latency_.begin(tag, LatencyPart::Nand, hal_.now_ps());  // until its programs end
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
   for (uint32_t& filling : host_units_) {
     if (filling == kNone) continue;
@@ -892,7 +901,10 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   switch (kind_of(c.cookie)) {
     case OpKind::ReadSegment: {
       ReadSegment& g = segments_[index];
-      if (--g.pending_reads == 0) segment_ready(static_cast<uint32_t>(index));
+      if (--g.pending_reads == 0) {
+        latency_.end(g.tag, LatencyPart::Nand, hal_.now_ps());
+        segment_ready(static_cast<uint32_t>(index));
+      }
       return;
     }
     case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
@@ -1464,7 +1476,10 @@ void DeviceFirmware::map_load_done(uint32_t page) {
   bool hpb_waiting = false;
   for (uint32_t seg : waiting) {
     if (seg == kNone) { hpb_waiting = true; continue; }  // a READ BUFFER waits for it
-    if (--segments_[seg].map_wait == 0) submit_segment_reads(seg);
+    if (--segments_[seg].map_wait == 0) {
+      latency_.end(segments_[seg].tag, LatencyPart::MapLoad, hal_.now_ps());
+      submit_segment_reads(seg);
+    }
   }
   if (hpb_waiting) hpb_->on_map_page_loaded();
 }

@@ -14,6 +14,7 @@
 #include "ftl/block_manager.h"
 #include "ftl/gc_copy_back.h"
 #include "ftl/l2p_map.h"
+#include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
 #include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
@@ -97,6 +98,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
 
   uint64_t logical_blocks() const { return logical_blocks_; }
   const FirmwareStats& stats() const { return stats_; }
+  // Reads' and writes' time in the device by part (ftl/latency_split.h).
+  const LatencySplit& latency_split() const { return latency_; }
+  void reset_latency_split() { latency_.reset_sums(); }
   const BlockManager& blocks() const { return blocks_; }
   const L2pMap& map() const { return map_; }
   const HpbDevice* hpb() const { return hpb_.get(); }  // null when HPB is off
@@ -306,6 +310,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::vector<ReadSegment> segments_;
   std::vector<uint32_t> free_segments_;
   std::vector<TagState> tags_;
+  LatencySplit latency_{256};
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)

@@ -70,6 +70,22 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     o["iops"] = elapsed > 0 ? double(count_[i]) / elapsed : 0.0;
     o["mb_per_s"] = elapsed > 0 ? double(bytes_[i]) / elapsed / 1e6 : 0.0;
     o["bytes"] = bytes_[i];
+    if (i < 2) {
+      // Mean time per part (firmware/ftl/latency_split.h); host = the host's mean latency minus
+      // the device's: queueing in the host and the command/response UPIUs on the link.
+      const LatencySplit::Sums& ls = i == 0 ? p.firmware().latency_split().reads() : p.firmware().latency_split().writes();
+      const double n = ls.commands ? double(ls.commands) : 1.0;
+      const double device = double(ls.device_ps) * ps_to_us / n;
+      json split;
+      split["commands"] = ls.commands;
+      split["map_load"] = double(ls.map_load_ps) * ps_to_us / n;
+      split["nand"] = double(ls.nand_ps) * ps_to_us / n;
+      split["transfer"] = double(ls.transfer_ps) * ps_to_us / n;
+      split["device_waiting"] = double(ls.waiting_ps) * ps_to_us / n;
+      split["device"] = device;
+      split["host_and_link"] = std::max(0.0, o.value("mean", 0.0) - device);
+      o["latency_split"] = split;
+    }
     ops[kOpNames[i]] = o;
   }
   j["ops"] = ops;
