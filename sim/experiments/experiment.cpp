@@ -14,6 +14,7 @@ std::vector<Experiment> make_datasheet_experiments();
 std::vector<Experiment> make_atc08_experiments();
 std::vector<Experiment> make_iiswc15_experiments();
 std::vector<Experiment> make_ftl_experiments();
+std::vector<Experiment> make_writebooster_experiments();
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> all = [] {
@@ -22,6 +23,7 @@ const std::vector<Experiment>& experiments() {
     for (auto& e : make_atc08_experiments()) v.push_back(std::move(e));
     for (auto& e : make_iiswc15_experiments()) v.push_back(std::move(e));
     for (auto& e : make_ftl_experiments()) v.push_back(std::move(e));
+    for (auto& e : make_writebooster_experiments()) v.push_back(std::move(e));
     return v;
   }();
   return all;

@@ -43,17 +43,17 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
     case FlashOpcode::Read: {
       const uint32_t n = op.sector_count ? op.sector_count : spp;
       std::vector<SectorStamp> data(spp);
-      c.status = die.read(op.address, op.sector_offset, n, data.data(), &c.oob);
+      c.status = die.read(op.address, op.sector_offset, n, data.data(), &c.oob, op.slc);
       if (op.buffer_address < kL2pSramBase) std::copy_n(data.begin(), n, sector(op.buffer_address));
-      latency = die.read_time(op.address.page).value() + n * sector_transfer_ps_;
+      latency = die.read_time(op.address.page, op.slc).value() + n * sector_transfer_ps_;
       break;
     }
     case FlashOpcode::Program: {
       const uint32_t pages = std::max(1u, op.page_count);
       std::vector<SectorStamp> data(size_t(pages) * spp);
       if (op.buffer_address < kL2pSramBase) std::copy_n(sector(op.buffer_address), data.size(), data.begin());
-      c.status = die.program(op.address, pages, data.data(), op.oob.data(), op.oob.size());
-      latency = data.size() * sector_transfer_ps_ + die.program_time(op.address.page, pages).value();
+      c.status = die.program(op.address, pages, data.data(), op.oob.data(), op.oob.size(), op.slc);
+      latency = data.size() * sector_transfer_ps_ + die.program_time(op.address.page, pages, op.slc).value();
       break;
     }
     case FlashOpcode::Erase:
@@ -61,8 +61,8 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       latency = die.erase_time().value();
       break;
     case FlashOpcode::CopyBack:
-      c.status = die.copy_back(op.address, op.dest, std::max(1u, op.page_count));
-      latency = die.read_time(op.address.page).value() + die.program_time(op.dest.page, op.page_count).value();
+      c.status = die.copy_back(op.address, op.dest, std::max(1u, op.page_count), nullptr, op.slc);
+      latency = die.read_time(op.address.page, op.slc).value() + die.program_time(op.dest.page, op.page_count, op.slc).value();
       break;
   }
   uint64_t& free_at = die_free_at_[op.address.die];

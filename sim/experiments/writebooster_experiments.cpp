@@ -1,0 +1,67 @@
+// WriteBooster (UFS 3.1 SLC write buffer) on the ufs31 preset: burst and sustained
+// 1 MiB sequential writes at QD32 with the buffer on and off, beside UFS 4.0 reviewers'
+// figures (issue #8: about 1568 vs 556 MiB/s). The published pair is a UFS 4.0 device
+// (HS-G5 link, newer NAND); the model's ufs31 preset is a UFS 3.1 device (HS-G4 x2),
+// so the rows compare the shape (how much the buffer buys), not the absolute numbers.
+#include <cstdio>
+#include "experiments/experiment.h"
+
+namespace ufs {
+
+namespace {
+
+double write_mib_s(const nlohmann::json& stats) {
+  return stats.at("ops").at("write").at("mb_per_s").get<double>() * 1e6 / double(1 << 20);
+}
+
+std::vector<ExperimentRow> writebooster_study(const ExperimentContext& ctx) {
+  // Buffer: 4 GiB dedicated (Samsung does not publish this part's buffer size; vendors
+  // quote several GB of SLC buffer for 256-512 GB UFS 3.1 parts). Burst: 2 GiB (fits);
+  // sustained: 8 GiB (twice the buffer). Fresh device, no idle time: no flush runs.
+  auto run = [&](const std::string& name, bool wb, const std::string& size, std::vector<std::string> extra = {}) {
+    std::vector<std::string> a = {"--preset", "ufs31", "--no-check", "--workload",
+                                  "rw=write,bs=1m,iodepth=32,size=" + size,
+                                  "--set", std::string("writebooster.enabled=") + (wb ? "true" : "false"),
+                                  "--set", "writebooster.buffer_mib=4096"};
+    for (auto& e : extra) { a.push_back("--set"); a.push_back(e); }
+    return ctx.run(name, a);
+  };
+  const auto burst_on = run("burst_wb_on", true, "2g"), burst_off = run("burst_wb_off", false, "2g");
+  const auto sust_on = run("sustained_wb_on", true, "8g"), sust_off = run("sustained_wb_off", false, "8g");
+  // The same burst with a core twice as fast: the NAND, not the firmware, sets the pace.
+  const auto fast_on = run("burst_wb_on_fast_core", true, "2g", {"cpu.clock_mhz=1200"});
+  const auto fast_off = run("burst_wb_off_fast_core", false, "2g", {"cpu.clock_mhz=1200"});
+  const double bon = write_mib_s(burst_on), boff = write_mib_s(burst_off);
+  const auto& wb = sust_on.at("writebooster");
+  std::printf("note: sustained run with WriteBooster: %.2f GiB went to SLC, %.2f GiB straight to TLC once the buffer was full\n",
+              wb.at("slc_write_bytes").get<double>() / double(1ull << 30),
+              wb.at("tlc_write_bytes").get<double>() / double(1ull << 30));
+  std::printf("note: the published pair is a UFS 4.0 device: HS-G5 link (twice UFS 3.1's HS-G4 per-lane rate) and\n"
+              "      newer NAND. ufs31 is UFS 3.1 (HS-G4 x2: 2263 MB/s each way after 8b/10b and UniPro framing), and\n"
+              "      its 1 MiB writes are bound by the firmware core (calibrated to Samsung's 1200 MB/s) with or without\n"
+              "      the buffer; its NAND programs an SLC word line's worth (3 x t_prog_slc_us = 480 us per 48 KiB)\n"
+              "      hardly faster than the TLC one-shot (500 us), so the buffer buys little; the 1.2 GHz-core rows\n"
+              "      show the NAND-bound difference.\n");
+  std::vector<ExperimentRow> rows;
+  rows.push_back({"burst write, WB on", "2GiB 1MiB QD32", 1568, bon, "MiB/s", 0});
+  rows.push_back({"burst write, WB off", "2GiB 1MiB QD32", 556, boff, "MiB/s", 0});
+  rows.push_back({"burst speed-up on/off", "2GiB 1MiB QD32", 1568.0 / 556.0, boff > 0 ? bon / boff : 0, "x", 0});
+  rows.push_back({"sustained write, WB on", "8GiB 1MiB QD32", kModelOnly, write_mib_s(sust_on), "MiB/s", 0});
+  rows.push_back({"sustained write, WB off", "8GiB 1MiB QD32", kModelOnly, write_mib_s(sust_off), "MiB/s", 0});
+  rows.push_back({"burst, WB on, 1.2GHz core", "2GiB 1MiB QD32", kModelOnly, write_mib_s(fast_on), "MiB/s", 0});
+  rows.push_back({"burst, WB off, 1.2GHz core", "2GiB 1MiB QD32", kModelOnly, write_mib_s(fast_off), "MiB/s", 0});
+  return rows;
+}
+
+}  // namespace
+
+std::vector<Experiment> make_writebooster_experiments() {
+  return {Experiment{"writebooster",
+                     "UFS 4.0 device reviews quoted in issue #8: ~1568 MiB/s with WriteBooster, ~556 MiB/s without "
+                     "(1 MiB sequential writes, QD32); JEDEC JESD220E for WriteBooster",
+                     "burst (fits the SLC buffer) and sustained (twice the buffer) sequential writes on ufs31, "
+                     "WriteBooster on and off",
+                     writebooster_study}};
+}
+
+}  // namespace ufs
