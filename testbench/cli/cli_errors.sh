@@ -39,5 +39,8 @@ expect logical-page-vs-block "logical_page_kib: must divide the block" -- run --
 expect bad-stripe-order "stripe_order" -- run --preset test-small --set firmware.stripe_order=diagonal --workload rw=randwrite,count=10
 expect copy-back-needs-page-units "gc_copy_back: needs write units of one page" -- run --preset test-small --set firmware.gc_copy_back=true --workload rw=randwrite,count=10
 expect poll-below-command "status_poll_ns" -- run --preset test-small --set fcc.status_poll_ns=10 --workload rw=randwrite,count=10
+expect wb-buffer-type "writebooster.buffer_type" -- run --preset test-small --set writebooster.buffer_type=both --workload rw=randwrite,count=10
+expect wb-buffer-too-big "writebooster.buffer_mib" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=100000 --set nand.pages_per_block=144 --workload rw=randwrite,count=10
+expect wb-unit-vs-slc-block "must divide an SLC block" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=8 --workload rw=randwrite,count=10
 echo "$((cases - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

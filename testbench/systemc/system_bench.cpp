@@ -115,3 +115,28 @@ TEST_CASE("The firmware loads its session key into the crypto engine over the bu
   CHECK(p.firmware().stats().crypto_results == 1);
   CHECK(p.firmware().stats().crypto_rejected == 0);
 }
+
+TEST_CASE("WriteBooster: SLC buffer writes, idle flushes and GC on real dies with 0 mismatches", "[system][writebooster]") {
+  // Random mixed I/O with think time: the buffer fills, idle gaps flush it into TLC, the
+  // device is overwritten (GC runs); every SLC block is accessed in SLC mode by the dies.
+  RunOptions o;
+  o.preset = "test-small";
+  o.workload = "rw=randrw,rwmixread=50,bsrange=4k-64k,iodepth=4,count=30000,seed=5,thinktime=400";
+  o.sets = {"nand.pages_per_block=144", "writebooster.enabled=true", "writebooster.buffer_mib=8",
+            "writebooster.idle_flush_us=100"};
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  INFO(r.stats["writebooster"].dump(2));
+  CHECK(r.mismatches == 0);
+  CHECK(r.stats["scoreboard"]["checked_blocks"].get<uint64_t>() > 100000);
+  const auto& wb = r.stats["writebooster"];
+  CHECK(wb["slc_blocks"].get<uint64_t>() == 12);
+  CHECK(wb["slc_write_bytes"].get<uint64_t>() > 100ull << 20);
+  CHECK(wb["tlc_write_bytes"].get<uint64_t>() > 0);  // bursts that outran the buffer
+  CHECK(wb["flushed_bytes"].get<uint64_t>() > 100ull << 20);
+  CHECK(wb["idle_flushes"].get<uint64_t>() > 100);
+  CHECK(r.stats["ftl"]["gc_victims"].get<uint64_t>() > 0);
+  CHECK(r.stats["flash"]["rule_violations"].get<uint64_t>() == 0);
+  CHECK(r.stats["errors"].get<uint64_t>() == 0);
+}
