@@ -204,6 +204,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   crypto["jobs_signed"] = p.crypto.jobs_signed();
   crypto["jobs_verified"] = p.crypto.jobs_verified();
   crypto["verify_failures"] = p.crypto.verify_failures();
+  crypto["completion_interrupts"] = p.cpu.crypto_interrupts();  // one drains the result FIFO
   j["crypto"] = crypto;
 
   if (const HpbDevice* d = p.firmware().hpb()) {
