@@ -104,7 +104,9 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
 // cleans when a die falls below gc_start_free_blocks, while the host waits; idle-time GC
 // also cleans up to 16 free blocks per die once the device has had no command for 5 ms.
 // GC victims are the replay's (a run with the preconditioning alone is subtracted); WAF
-// covers the whole run, preconditioning included (the same in both).
+// covers the whole run, preconditioning included (the same in both). The third run adds the
+// link's auto-hibernate at Linux's 150 ms (link.hibernate_idle_us): the first request after a
+// long gap waits for the wake-up (link.hibernate_exit_us).
 std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   const std::vector<std::string> device = {"--preset", "test-small", "--set", "nand.blocks_per_plane=128",
@@ -122,13 +124,15 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
       args.insert(args.end(), {"--workload", "rw=read,bs=4k,count=1"});
       precondition_gc = ftl(ctx.run("precondition_only", args), "gc_victims");
     }
-    for (const bool idle : {false, true}) {
+    for (const int mode : {0, 1, 2}) {  // threshold GC, idle-time GC, idle-time GC + auto-hibernate
+      const bool idle = mode > 0;
       std::vector<std::string> args = device;
       args.insert(args.end(), {"--workload", "trace:mobile:" + trace + ",fold=modulo,idle_compress=200ms", "--set",
                                std::string("firmware.bg_gc_idle_us=") + (idle ? "5000" : "0"), "--set",
-                               "firmware.bg_gc_free_blocks=16"});
-      const auto s = ctx.run(std::string(app) + (idle ? "_idle_gc" : "_threshold_gc"), args);
-      const std::string x = idle ? "idle-time GC" : "threshold GC";
+                               "firmware.bg_gc_free_blocks=16", "--set",
+                               std::string("link.hibernate_idle_us=") + (mode == 2 ? "150000" : "0")});
+      const auto s = ctx.run(std::string(app) + (mode == 2 ? "_idle_gc_h8" : idle ? "_idle_gc" : "_threshold_gc"), args);
+      const std::string x = mode == 2 ? "idle GC + H8" : idle ? "idle-time GC" : "threshold GC";
       const auto& r = s.at("ops").at("read");
       const auto& w = s.at("ops").at("write");
       const std::string a = std::string(app) + " ";
@@ -140,6 +144,7 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
                       "blocks", 0});
       rows.push_back({a + "idle-time GC victims", x, kNotPublished, ftl(s, "bg_gc_victims"), "blocks", 0});
       rows.push_back({a + "write amplification", x, kNotPublished, ftl(s, "write_amplification"), "", 0});
+      rows.push_back({a + "link wake-ups", x, kNotPublished, s.at("link").at("hibernate_entries").get<double>(), "", 0});
     }
   }
   return rows;

@@ -124,6 +124,13 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   util["link_host_to_device"] = whole > 0 ? seconds(p.link.stats(UniproLink::kHostToDevice).busy) / whole : 0.0;
   util["link_device_to_host"] = whole > 0 ? seconds(p.link.stats(UniproLink::kDeviceToHost).busy) / whole : 0.0;
   j["utilisation"] = util;
+  {
+    // Auto-hibernate (link.hibernate_idle_us): precondition included, like the utilisation.
+    const UniproLink::HibernateStats& h = p.link.hibernate_stats();
+    j["link"] = {{"hibernate_entries", h.entries},
+                 {"hibernated_ms", h.hibernated.to_seconds() * 1e3},
+                 {"wake_up_delay_ms", h.exit_delay.to_seconds() * 1e3}};
+  }
   j["utilisation_window_seconds"] = whole;
 
   const FirmwareStats& f = p.firmware().stats();

@@ -238,6 +238,71 @@ TEST_CASE("link: effective sequential-read bandwidth of HS-G4B x2 for 512 KiB", 
   CHECK(mbps == Approx(2262.9).epsilon(0.001));
 }
 
+Upiu response_upiu() {
+  Upiu u;
+  u.type = UpiuType::Response;
+  return u;
+}
+
+// Auto-hibernate: 1 ms idle threshold, 600 us exit. A command after more than 1 ms with
+// nothing outstanding waits for the wake-up; one 0.4 ms after the last response does not.
+TEST_CASE("link: auto-hibernate delays the first UPIU after an idle gap by the exit latency", "[link][hibernate]") {
+  LinkParams p = params(4, 2);
+  p.hibernate_idle_us = 1000;
+  p.hibernate_exit_us = 600;
+  Bench b(p);
+  const sc_time cmd(17151, SC_PS);  // one COMMAND / RESPONSE UPIU at HS-G4B x2
+  b.host.script = [&](Source& s) {
+    Upiu c = command_upiu();
+    s.send(c, sc_time(2, sc_core::SC_MS));               // idle since 0: hibernated 1 ms, wakes
+    sc_core::wait(sc_time(10, sc_core::SC_MS));
+    s.send(c);                                           // at 10 ms: response at 3 ms, idle 7 ms
+    sc_core::wait(sc_time(10, sc_core::SC_MS));          // 20 ms
+    s.send(c);                                           // response at 10.5 ms: idle 9.5 ms
+    sc_core::wait(sc_time(1, sc_core::SC_MS));           // 21 ms
+    s.send(c);                                           // last response at 20.6 ms: idle 0.4 ms, awake
+  };
+  b.device.script = [&](Source& s) {
+    Upiu r = response_upiu();
+    sc_core::wait(sc_time(3, sc_core::SC_MS));
+    s.send(r);
+    sc_core::wait(sc_time(7500, SC_US));                 // 10.5 ms
+    s.send(r);
+    sc_core::wait(sc_time(10100, SC_US));                // 20.6 ms
+    s.send(r);
+  };
+  sc_core::sc_start();
+  REQUIRE(b.at_device.arrivals.size() == 4);
+  CHECK(b.at_device.arrivals[0] == sc_time(2600, SC_US) + cmd);
+  CHECK(b.at_device.arrivals[1] == sc_time(10600, SC_US) + cmd);
+  CHECK(b.at_device.arrivals[2] == sc_time(20600, SC_US) + cmd);
+  CHECK(b.at_device.arrivals[3] == sc_time(21000, SC_US) + cmd);
+  CHECK(b.link.hibernate_stats().entries == 3);
+}
+
+TEST_CASE("link: a request outstanding keeps the link out of Hibern8", "[link][hibernate]") {
+  LinkParams p = params(4, 2);
+  p.hibernate_idle_us = 1000;
+  Bench b(p);
+  const sc_time cmd(17151, SC_PS);
+  b.host.script = [&](Source& s) {
+    Upiu c = command_upiu();
+    s.send(c);                                           // outstanding until 5 ms
+    sc_core::wait(sc_time(4, sc_core::SC_MS));
+    s.send(c);                                           // 4 ms after the first: still outstanding, no wake-up
+  };
+  b.device.script = [&](Source& s) {
+    Upiu r = response_upiu();
+    sc_core::wait(sc_time(5, sc_core::SC_MS));
+    s.send(r);
+    s.send(r);
+  };
+  sc_core::sc_start();
+  REQUIRE(b.at_device.arrivals.size() == 2);
+  CHECK(b.at_device.arrivals[1] == sc_time(4, sc_core::SC_MS) + cmd);
+  CHECK(b.link.hibernate_stats().entries == 0);
+}
+
 TEST_CASE("link: parameter validation names the key", "[link]") {
   LinkParams p;
   CHECK(p.validate().empty());
@@ -252,5 +317,5 @@ TEST_CASE("link: parameter validation names the key", "[link]") {
   // Every key has a unit string and a meaning.
   KeyCounter binder;
   p.bind(binder);
-  CHECK(binder.keys == 9);
+  CHECK(binder.keys == 11);
 }

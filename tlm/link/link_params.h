@@ -26,6 +26,15 @@ struct LinkParams {
   uint32_t frame_payload_bytes = 272;    // UPIU bytes per L2 frame
   uint32_t frame_overhead_bytes = 8;     // SOF+TC, L3+L4 headers, EOF+CRC per frame
   double upiu_latency_ns = 100.0;        // PHY/PA/DL pipeline, both ends: added to arrival, not busy time
+  // Auto-hibernate (UFSHCI AHIT): with no request outstanding for hibernate_idle_us the link
+  // enters Hibern8; the next UPIU waits hibernate_exit_us for it to wake. Linux's default
+  // AHIT is 150 ms (drivers/ufs/core/ufshcd.c: "default auto-hibernate idle timer value to
+  // 150 ms"); off here so runs without it stay as they were. The exit latency is an
+  // estimate: PA_TActivate 6 x 100 us, the value Linux's MediaTek host driver programs for
+  // Samsung devices (drivers/ufs/host/ufs-mediatek.c), the time a woken M-PHY needs before
+  // the first burst.
+  uint32_t hibernate_idle_us = 0;        // 0 = auto-hibernate off
+  uint32_t hibernate_exit_us = 600;
 
   template <class B>
   void bind(B& b) {
@@ -40,6 +49,9 @@ struct LinkParams {
       "framing bytes per L2 frame (SOF+TC, L3/L4 headers, EOF+CRC)");
     b("upiu_latency_ns", upiu_latency_ns, "ns",
       "fixed PHY/PA/DL pipeline latency per UPIU (does not occupy the lane)");
+    b("hibernate_idle_us", hibernate_idle_us, "us",
+      "auto-hibernate: Hibern8 after this long with no request outstanding (0: off; Linux default 150000)");
+    b("hibernate_exit_us", hibernate_exit_us, "us", "Hibern8 exit: the first UPIU after hibernation waits this long");
   }
 
   std::string validate() const {

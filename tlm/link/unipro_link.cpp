@@ -120,8 +120,11 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   const sc_time duration = serialisation_time(dir, framed);
 
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time start = d.calendar.reserve(now + delay, duration);
+  sc_time ready = now + delay;
+  if (params_.hibernate_idle_us && outstanding_ == 0) wake_if_hibernated(ready);
+  const sc_time start = d.calendar.reserve(ready, duration);
   const sc_time end = start + duration;
+  if (params_.hibernate_idle_us && upiu) count_requests(dir, upiu, end);
 
   d.stats.upius += upiu ? upiu->segments() : 1;
   d.stats.upiu_bytes += upiu_bytes;
@@ -138,6 +141,31 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   sc_time arrival = end + latency_ - now;
   (dir == kHostToDevice ? device_out : host_out)->b_transport(trans, arrival);
   delay = end - now;  // the sender is done with it when its last bit has left
+}
+
+void UniproLink::wake_if_hibernated(sc_time& ready) {
+  const sc_time idle(double(params_.hibernate_idle_us), sc_core::SC_US);
+  if (ready < idle_since_ + idle) return;
+  const sc_time exit(double(params_.hibernate_exit_us), sc_core::SC_US);
+  ++hibernate_.entries;
+  hibernate_.hibernated += ready - (idle_since_ + idle);
+  hibernate_.exit_delay += exit;
+  ready += exit;
+  idle_since_ = ready;  // awake from here: nothing waits twice
+}
+
+void UniproLink::count_requests(Direction dir, const Upiu* upiu, const sc_time& end) {
+  switch (upiu->type) {
+    case UpiuType::Command: case UpiuType::QueryRequest: case UpiuType::TaskMgmtRequest: case UpiuType::NopOut:
+      if (dir == kHostToDevice) ++outstanding_;
+      break;
+    case UpiuType::Response: case UpiuType::QueryResponse: case UpiuType::TaskMgmtResponse: case UpiuType::NopIn:
+    case UpiuType::Reject:
+      if (dir == kDeviceToHost && outstanding_ && --outstanding_ == 0) idle_since_ = end;
+      break;
+    default: break;
+  }
+  if (outstanding_ == 0 && end > idle_since_) idle_since_ = end;  // traffic with nothing outstanding
 }
 
 }  // namespace ufs

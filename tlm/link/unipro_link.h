@@ -64,6 +64,14 @@ class UniproLink : public sc_core::sc_module {
   double framed_bytes_per_second(Direction dir) const;
 
   const DirectionStats& stats(Direction dir) const { return dirs_[dir].stats; }
+  // Auto-hibernate (LinkParams::hibernate_idle_us): times the link went to Hibern8, time
+  // spent there (up to the wake-up), and the wake-up delay UPIUs waited for.
+  struct HibernateStats {
+    uint64_t entries = 0;
+    sc_core::sc_time hibernated;
+    sc_core::sc_time exit_delay;
+  };
+  const HibernateStats& hibernate_stats() const { return hibernate_; }
   // End of the last reserved serialisation on a direction.
   sc_core::sc_time next_free(Direction dir) const;
   // Busy time / elapsed simulated time.
@@ -90,6 +98,13 @@ class UniproLink : public sc_core::sc_module {
   int trace_track_[2] = {-1, -1};
   int trace_busy_[2] = {-1, -1};
   sc_core::sc_time latency_;
+  // Requests outstanding (command, query, task management, NOP OUT not yet answered) and the
+  // end of the answer that left none: the auto-hibernate timer runs from there.
+  void wake_if_hibernated(sc_core::sc_time& ready);
+  void count_requests(Direction dir, const Upiu* upiu, const sc_core::sc_time& end);
+  uint32_t outstanding_ = 0;
+  sc_core::sc_time idle_since_;
+  HibernateStats hibernate_;
 };
 
 }  // namespace ufs
