@@ -93,6 +93,18 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
       rows.push_back({std::string(app) + " p99 read latency", x, kNotPublished,
                       s.at("ops").at("read").at("p99").get<double>(), "us", 0});
     }
+    // The replacement policies (firmware.map_cache_policy; LRU above) at 1 MiB.
+    for (const char* policy : {"fifo", "clock"}) {
+      std::vector<std::string> args = replay;
+      args.insert(args.end(), {"--set", "memory.l2p_sram_kib=1024", "--set",
+                               std::string("firmware.map_cache_policy=") + policy});
+      const auto s = ctx.run(std::string(app) + "_1024k_" + policy, args);
+      const std::string x = std::string("1024 KiB ") + policy;
+      rows.push_back({std::string(app) + " map read misses", x, kNotPublished,
+                      100.0 * (1.0 - s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>()), "%", 0});
+      rows.push_back({std::string(app) + " mean read latency", x, kNotPublished,
+                      s.at("ops").at("read").at("mean").get<double>(), "us", 0});
+    }
   }
   return rows;
 }
