@@ -1281,6 +1281,7 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
   }
   if (bg && quiet >= bg && !idle_gc_) {
     idle_gc_ = true;
+    if (params_.bg_map_writeback) write_back_dirty_map_pages();
     for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
   }
   if (flush && quiet >= flush && !wb_idle_) {
@@ -1643,6 +1644,20 @@ void DeviceFirmware::relocate_map_pages(uint32_t die) {
   g.scanned = true;
   flush_map_relocations(die);
   maybe_erase_victim(die);
+}
+
+// Idle time: every dirty map page in SRAM goes back to NAND (as a GC relocation does, the page
+// is clean from here; a later update dirties it again), so evictions under the next burst
+// cost no write-back.
+void DeviceFirmware::write_back_dirty_map_pages() {
+  for (uint32_t page = 0; page < map_dir_.size(); ++page) {
+    if (!map_cache_->resident(page) || !map_cache_->dirty(page) || map_queued_[page]) continue;
+    map_cache_->mark_clean(page);
+    map_queued_[page] = 1;
+    map_writeback_.push_back(page);
+    ++stats_.idle_map_writebacks;
+  }
+  flush_map_writebacks(true);
 }
 
 // ---------------------------------------------------------------- preconditioning

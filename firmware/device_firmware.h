@@ -58,6 +58,7 @@ struct FirmwareStats {
   uint64_t map_merge_reads = 0;       // map pages read back to merge updates before write-back
   uint64_t map_page_writes = 0;       // map pages programmed (write-back and GC relocation)
   uint64_t map_relocations = 0;       // map pages rewritten because GC cleaned their block
+  uint64_t idle_map_writebacks = 0;   // dirty map pages written back in idle time (bg_map_writeback)
   // Power-loss recovery (OOB scan at power-up after a sudden power-off)
   uint64_t recoveries = 0;
   uint64_t recovery_page_reads = 0;   // pages whose OOB the scan read
@@ -245,6 +246,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void program_map_unit(uint32_t unit);
   void map_unit_programmed(uint32_t unit, FlashStatus status);
   void relocate_map_pages(uint32_t die);
+  void write_back_dirty_map_pages();
   void flush_map_relocations(uint32_t die);
   void start_map_unit(uint32_t unit);
   uint32_t free_map_unit(bool relocation) const;

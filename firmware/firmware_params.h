@@ -36,6 +36,7 @@ struct FirmwareParams {
   bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
+  bool bg_map_writeback = false;        // with background GC: also write dirty map pages back in idle time
 
   // Wear levelling (Agrawal et al. 2008, section 3.6; see ftl/wear_leveller.h)
   std::string wear_levelling = "off";   // off (greedy only) | rate-limit | migration (rate limiting + cold-data migration)
@@ -81,6 +82,8 @@ struct FirmwareParams {
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
     b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
     b("bg_gc_free_blocks", bg_gc_free_blocks, "blocks", "per die: background GC cleans until this many free blocks");
+    b("bg_map_writeback", bg_map_writeback, "",
+      "at the background GC idle threshold also write every dirty map page back (later evictions are clean)");
     b("wear_levelling", wear_levelling, "", "off (greedy only) | rate-limit | migration (rate limiting + cold-data migration), Agrawal et al. 2008");
     b("block_lifetime", block_lifetime, "cycles", "erase cycles a block lasts, for wear levelling and expired-block counts (0: not modelled)");
     b("wl_retirement_age", wl_retirement_age, "fraction", "migrate cold data into a block whose remaining life is below this fraction of the mean");
@@ -112,6 +115,8 @@ struct FirmwareParams {
       return "map_cache_policy: must be lru, fifo or clock, not '" + map_cache_policy + "'";
     if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)
       return "bg_gc_free_blocks: must be above gc_start_free_blocks";
+    if (bg_map_writeback && (!bg_gc_idle_us || !map_cache))
+      return "bg_map_writeback: needs bg_gc_idle_us above 0 and map_cache on";
     if (wear_levelling != "off" && wear_levelling != "rate-limit" && wear_levelling != "migration")
       return "wear_levelling: must be off, rate-limit or migration";
     if (wear_levelling != "off" && block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";

@@ -192,6 +192,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   map["merge_reads"] = f.map_merge_reads;
   map["page_writes"] = f.map_page_writes;
   map["relocations"] = f.map_relocations;
+  map["idle_writebacks"] = f.idle_map_writebacks;
   ftl["map_cache"] = map;
   j["ftl"] = ftl;
 

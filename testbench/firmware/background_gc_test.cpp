@@ -77,3 +77,54 @@ TEST_CASE("Background GC cleans in idle gaps so write bursts meet less foregroun
   CHECK(on.gc - on.bg_gc < off.gc);                // fewer victims cleaned while the host waits
   CHECK(on.burst_time_ps < off.burst_time_ps);     // and the bursts finish sooner
 }
+
+// bg_map_writeback: the idle threshold also writes dirty map pages back, so the next burst's
+// map misses evict clean pages (no write-back on their path). 32 KiB of SRAM holds 2 of the
+// device's 3 map pages: writes dirty pages 0 and 1, reads of page 2 then evict one of them.
+TEST_CASE("Idle-time map write-back leaves the next burst's evictions clean", "[firmware][gc][map]") {
+  for (const bool writeback : {false, true}) {
+    FlashGeometry geo;
+    geo.channels = 2; geo.ways_per_channel = 1; geo.dies_per_way = 2; geo.planes_per_die = 2;
+    geo.blocks_per_plane = 16; geo.pages_per_block = 24; geo.page_bytes = 16384;
+    FirmwareParams p;
+    p.over_provisioning = 0.25;
+    p.data_buffer_kib = 1024;
+    p.write_cache_kib = 512;
+    p.l2p_sram_kib = 32;
+    p.bg_gc_idle_us = 1000;
+    p.bg_gc_free_blocks = 10;
+    p.bg_map_writeback = writeback;
+    p.program_pages = 1;  // a single evicted page is written back at once
+    REQUIRE(p.validate().empty());
+    FakePlatform hw(geo, p.data_buffer_kib / 4);
+    DeviceFirmware fw(hw, p, geo);
+    hw.attach(&fw);
+    const uint64_t cap = fw.logical_blocks();
+    REQUIRE(cap > 2 * 4096);
+    fw.precondition(0, cap, hw);
+    for (const uint64_t lba : {uint64_t(10), uint64_t(4096 + 10)}) {  // FUA: programmed, so the map is updated
+      hw.command(make_rw(1, true, lba, 4, true), {SectorStamp{lba, 7}, SectorStamp{lba + 1, 7}, SectorStamp{lba + 2, 7},
+                                            SectorStamp{lba + 3, 7}});
+      hw.run();
+    }
+    hw.run_until(hw.now_ps() + 50'000'000'000ull);  // 50 ms idle
+    const uint64_t before = fw.stats().map_page_writes;
+    hw.command(make_rw(2, false, 2 * 4096 + 5, 8));  // page 2: a miss that evicts page 0 or 1
+    hw.run();
+    hw.command(make_rw(3, false, 10, 4));            // and back: the written data reads back
+    hw.run();
+    for (uint32_t i = 0; i < 4; ++i) CHECK(hw.host_in_[3][i] == (SectorStamp{10 + i, 7}));
+    INFO("bg_map_writeback " << writeback << ": idle write-backs " << fw.stats().idle_map_writebacks
+                             << ", map page writes in the burst " << fw.stats().map_page_writes - before);
+    if (writeback) {
+      CHECK(fw.stats().idle_map_writebacks == 2);
+      CHECK(fw.stats().map_page_writes == before);  // evictions were clean
+    } else {
+      CHECK(fw.stats().idle_map_writebacks == 0);
+      CHECK(fw.stats().map_page_writes > before);   // the evicted dirty page went back in the burst
+    }
+  }
+  FirmwareParams bad;
+  bad.bg_map_writeback = true;
+  CHECK(bad.validate().rfind("bg_map_writeback:", 0) == 0);
+}
