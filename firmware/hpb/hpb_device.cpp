@@ -375,6 +375,9 @@ void HpbDevice::mark_dirty(uint32_t s) {
 void HpbDevice::on_map_miss(uint64_t lba) {
   if (params_.host_control()) return;
   const uint32_t s = uint32_t(lba / subregion_blocks_);
+  // A clean published sub-region is already in the host: its misses come from reads the
+  // host sent without an entry (too long, not contiguous), and fetching it again would not help.
+  if (!dirty_[s] && region_active_[s / subregions_per_region_]) return;
   if (update_recommended_[s] || ++miss_count_[s] < params_.dcm_activate_misses) return;
   miss_count_[s] = 0;
   update_recommended_[s] = 1;

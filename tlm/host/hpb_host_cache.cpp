@@ -104,12 +104,12 @@ void HpbHostCache::touch_region(uint32_t region, uint64_t now_ps) {
   }
 }
 
-bool HpbHostCache::request_fetch(uint32_t s, bool enforce_thresholds) {
+bool HpbHostCache::request_fetch(uint32_t s, bool enforce_thresholds, bool device_stale) {
   if (s >= subs_.size()) return false;
   Sub& sub = subs_[s];
   if (sub.state == SubState::Queued || sub.state == SubState::Fetching) return true;
-  if (sub.state == SubState::Active) {  // fetch again when the host wrote into it
-    if (sub.dirty_count && !sub.refetch_queued) {
+  if (sub.state == SubState::Active) {  // fetch again when the host wrote into it or the device says so
+    if ((sub.dirty_count || device_stale) && !sub.refetch_queued) {
       sub.refetch_queued = true;
       fetch_queue_.push_back(s);
     }
@@ -284,7 +284,7 @@ void HpbDeviceControlPolicy::on_sense(HpbHostCache& cache, const uint8_t* d) {
   }
   for (uint32_t i = 0; i < active; ++i) {
     const uint32_t s = be16(d + 6 + 4 * i) * cache.subs_per_region() + be16(d + 8 + 4 * i);
-    if (s < cache.subregions()) cache.request_fetch(s, false);
+    if (s < cache.subregions()) cache.request_fetch(s, false, true);
   }
 }
 

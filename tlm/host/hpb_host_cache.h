@@ -122,7 +122,9 @@ class HpbHostCache {
   // Queue a READ BUFFER for the sub-region (re-fetch when active with dirty entries).
   // Makes room first (evicting LRU regions, with host-control thresholds when enforce_thresholds);
   // returns false when there is no room.
-  bool request_fetch(uint32_t subregion, bool enforce_thresholds);
+  // device_stale: the device recommended this sub-region, so an active copy is fetched again
+  // even when the host did not write into it (its own writes reach the map later, GC moves data).
+  bool request_fetch(uint32_t subregion, bool enforce_thresholds, bool device_stale = false);
   // Drop a region's entries; tell_device: WRITE BUFFER 0x01 (host control mode).
   void drop_region(uint32_t region, bool tell_device);
   void touch_region(uint32_t region, uint64_t now_ps);
