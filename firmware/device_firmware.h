@@ -292,6 +292,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) override;
   bool hpb_map_page_ready(uint64_t lba) override;
   uint64_t hpb_map_page_entries() const override { return entries_per_map_page_; }
+  void hpb_verify_time(uint8_t tag, bool begin) override {
+    if (begin) latency_.begin(tag, LatencyPart::HpbVerify, hal_.now_ps());
+    else latency_.end(tag, LatencyPart::HpbVerify, hal_.now_ps());
+  }
   void issue_map_load(uint32_t page);
 
   Hal& hal_;

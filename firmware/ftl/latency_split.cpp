@@ -12,6 +12,7 @@ void LatencySplit::finish(uint32_t tag, bool write, uint64_t now_ps) {
   s.nand_ps += c.part_ps[1];
   s.transfer_ps += c.part_ps[2];
   s.waiting_ps += c.part_ps[3];
+  s.hpb_verify_ps += c.part_ps[4];
 }
 
 }  // namespace ufs

@@ -4,22 +4,24 @@
 // wait in the die queue; for a FUA write, the programs it waits for), a DATA IN/OUT
 // transfer on the link. Parts overlap on long commands (segment 2 reads while segment 1
 // transfers); each instant is charged to one part, the most advanced one active
-// (transfer > NAND > map load), and an instant with none is waiting (for buffer space,
-// the firmware core, ...). So the parts add up to the device's time for the command.
+// (transfer > NAND > map load > HPB verify), and an instant with none is waiting (for
+// buffer space, the firmware core, ...). So the parts add up to the device's time for the
+// command. HPB verify: an HPB READ's entry is in the crypto engine (the check HPB pays
+// instead of a map load).
 #pragma once
 #include <cstdint>
 #include <vector>
 
 namespace ufs {
 
-enum class LatencyPart : uint8_t { MapLoad, Nand, Transfer };
+enum class LatencyPart : uint8_t { MapLoad, Nand, Transfer, HpbVerify };
 
 class LatencySplit {
  public:
   struct Sums {
     uint64_t commands = 0;
     uint64_t device_ps = 0;  // command arrival to response, summed
-    uint64_t map_load_ps = 0, nand_ps = 0, transfer_ps = 0, waiting_ps = 0;
+    uint64_t map_load_ps = 0, nand_ps = 0, transfer_ps = 0, waiting_ps = 0, hpb_verify_ps = 0;
   };
 
   explicit LatencySplit(uint32_t tags) : commands_(tags) {}
@@ -45,11 +47,11 @@ class LatencySplit {
  private:
   struct Command {
     uint64_t start_ps = 0, last_ps = 0;
-    uint16_t active[3] = {0, 0, 0};
-    uint64_t part_ps[4] = {0, 0, 0, 0};  // map load, NAND, transfer, waiting
+    uint16_t active[4] = {0, 0, 0, 0};
+    uint64_t part_ps[5] = {0, 0, 0, 0, 0};  // map load, NAND, transfer, waiting, HPB verify
   };
   static void charge(Command& c, uint64_t now_ps) {
-    const int part = c.active[2] ? 2 : c.active[1] ? 1 : c.active[0] ? 0 : 3;
+    const int part = c.active[2] ? 2 : c.active[1] ? 1 : c.active[0] ? 0 : c.active[3] ? 4 : 3;
     c.part_ps[part] += now_ps - c.last_ps;
     c.last_ps = now_ps;
   }

@@ -90,6 +90,7 @@ void HpbDevice::start_hpb_read(const HostCommand& c) {
     p.valid = false;
     t.ppas.assign(n, hpb_op::kNoPpn);
     t.pending = n;
+    ftl_.hpb_verify_time(c.tag, true);
     for (uint32_t i = 0; i < n; ++i) {
       HpbCryptoJob job;
       job.kind = HpbCryptoJob::Verify;
@@ -108,6 +109,7 @@ void HpbDevice::start_hpb_read(const HostCommand& c) {
     return;
   }
   t.pending = 1;
+  ftl_.hpb_verify_time(c.tag, true);
   HpbCryptoJob job;
   job.kind = HpbCryptoJob::Verify;
   job.lba = lba;
@@ -129,6 +131,7 @@ void HpbDevice::verify_done(uint8_t tag, const HpbCryptoResult& r) {
 
 void HpbDevice::finish_verify(uint8_t tag) {
   TagState& t = tags_[tag];
+  ftl_.hpb_verify_time(tag, false);
   if (t.failed) { ++stats_.rejected_forged; fallback(tag); return; }
   if (!still_fresh(tag)) { ++stats_.rejected_stale_in_flight; fallback(tag); return; }
   if (t.ppas.empty()) {

@@ -102,6 +102,8 @@ class HpbFtl {
   // and HpbDevice::on_map_page_loaded follows.
   virtual bool hpb_map_page_ready(uint64_t lba) = 0;
   virtual uint64_t hpb_map_page_entries() const = 0;  // LBAs one map page covers
+  // An HPB READ's entries enter (begin) or leave the crypto engine: the latency split's part.
+  virtual void hpb_verify_time(uint8_t tag, bool begin) = 0;
 };
 
 class HpbDevice : public L2pObserver {

@@ -81,6 +81,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
       split["map_load"] = double(ls.map_load_ps) * ps_to_us / n;
       split["nand"] = double(ls.nand_ps) * ps_to_us / n;
       split["transfer"] = double(ls.transfer_ps) * ps_to_us / n;
+      split["hpb_verify"] = double(ls.hpb_verify_ps) * ps_to_us / n;
       split["device_waiting"] = double(ls.waiting_ps) * ps_to_us / n;
       split["device"] = device;
       split["host_and_link"] = std::max(0.0, o.value("mean", 0.0) - device);
