@@ -205,7 +205,7 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   host_scsi::encode_block_request(request, slot.command, slot.bytes.data());
   uint64_t hpb_ns = 0;  // host CPU time of building an HPB READ
   if (hpb_) {
-    if (request.op == BlockOp::Read) hpb_->prepare_read(request.lba, request.blocks, slot.command, now_ps(), hpb_ns);
+    if (request.op == BlockOp::Read) hpb_->prepare_read(request.lba, request.blocks, slot.command, now_ps(), hpb_ns, request.stream);
     else if (request.op == BlockOp::Write || request.op == BlockOp::Unmap) hpb_->on_write(request.lba, request.blocks);
   }
 

@@ -1,5 +1,6 @@
 #include "host/hpb_host_cache.h"
 #include <algorithm>
+#include "host/hpb_valve_policy.h"
 
 namespace ufs {
 
@@ -18,7 +19,10 @@ HpbHostCache::HpbHostCache(const HpbHostParams& params, const HpbDeviceInfo& dev
     : params_(params), device_(device), policy_(std::move(policy)) {
   if (!policy_) {
     const bool host = params.policy == "host" || (params.policy == "auto" && device.host_control);
-    if (host) policy_ = std::make_unique<HpbHostControlPolicy>();
+    if (params.policy == "hpbvalve")
+      policy_ = std::make_unique<HpbValvePolicy>(uint64_t(params.valve_profile_kib) * 1024 / kEntryBytes,
+                                                 params.valve_launch_reads);
+    else if (host) policy_ = std::make_unique<HpbHostControlPolicy>();
     else policy_ = std::make_unique<HpbDeviceControlPolicy>();
   }
   subs_per_region_ = uint32_t(std::max<uint64_t>(1, device.region_blocks / device.subregion_blocks));
@@ -36,11 +40,13 @@ HpbHostCache::HpbHostCache(const HpbHostParams& params, const HpbDeviceInfo& dev
 
 // ---------------------------------------------------------------- the read path
 
-bool HpbHostCache::prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns) {
+bool HpbHostCache::prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns,
+                                uint32_t stream) {
   ++stats_.reads_seen;
   if (now_ps >= next_tick_ps_) tick(now_ps);
   const uint32_t s = uint32_t(lba / device_.subregion_blocks);
   if (s >= subs_.size()) return false;
+  policy_->on_app(*this, stream, now_ps);
   policy_->on_read(*this, s, now_ps);
   touch_region(region_of(s), now_ps);
   Sub& sub = subs_[s];
@@ -136,6 +142,13 @@ bool HpbHostCache::request_fetch(uint32_t s, bool enforce_thresholds, bool devic
 // (host control mode: only one with few reads, and only for a region with many).
 bool HpbHostCache::evict_for(uint32_t region, bool enforce_thresholds) {
   if (enforce_thresholds && regions_[region].reads < params_.eviction_enter_reads) return false;
+  const int64_t chosen = policy_->choose_victim(*this, region);
+  if (chosen >= 0) {
+    drop_region(uint32_t(chosen), false);
+    ++stats_.evictions;
+    return true;
+  }
+  if (policy_->name() == std::string("hpbvalve")) return false;  // it never evicts the active foreground
   for (uint32_t victim : lru_) {
     if (victim == region || pinned(victim)) continue;
     if (enforce_thresholds && regions_[victim].reads > params_.eviction_exit_reads) continue;

@@ -65,6 +65,10 @@ class HpbPolicy {
   // A RESPONSE carried HPB sense data (descriptor type 0x80, 18 bytes from desc_type).
   virtual void on_sense(HpbHostCache& cache, const uint8_t* descriptor) = 0;
   virtual void on_tick(HpbHostCache& cache, uint64_t now_ps) {}
+  // The app (workload stream) a read comes from, before on_read.
+  virtual void on_app(HpbHostCache& cache, uint32_t app, uint64_t now_ps) {}
+  // Room is needed for for_region: the region to drop, or -1 for the cache's own LRU choice.
+  virtual int64_t choose_victim(HpbHostCache& cache, uint32_t for_region) { return -1; }
 };
 
 // Linux device control mode: activate / inactivate what the device recommends.
@@ -92,7 +96,9 @@ class HpbHostCache {
 
   // A block read about to be issued: returns true and rewrites cmd's CDB into HPB READ when
   // its entries are cached and clean; host_ns gets the host CPU time this costs.
-  bool prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns);
+  // stream: the workload stream (app) issuing it.
+  bool prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns,
+                    uint32_t stream = 0);
   // The host writes or unmaps these blocks: their cached entries are dirty from now on.
   void on_write(uint64_t lba, uint64_t blocks);
   // Every RESPONSE of a block command passes here (HPB sense data).
@@ -135,6 +141,7 @@ class HpbHostCache {
   const HpbHostStats& stats() const { return stats_; }
   HpbHostStats& mutable_stats() { return stats_; }
   const HpbPolicy& policy() const { return *policy_; }
+  HpbPolicy& mutable_policy() { return *policy_; }
   uint32_t capacity_subregions() const { return capacity_subs_; }
   uint32_t cached_subregions() const { return cached_subs_; }
 
