@@ -254,6 +254,12 @@ RunResult run_simulation(const RunOptions& o) {
   for (const std::string& problem : platform->finish_trace())
     std::fprintf(stderr, "ufs-sim: warning: %s\n", problem.c_str());
 
+  // A trace names its streams (process names) as its lines are read: ask again now.
+  if (!measured.empty()) {
+    std::vector<std::string> final_names;
+    for (uint32_t i = 0; i < 64; ++i) final_names.push_back(measured.front()->stream_name(i));
+    stats.set_stream_names(std::move(final_names));
+  }
   RunResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const uint64_t end_ps = sc_core::sc_time_stamp().value();

@@ -2,6 +2,8 @@
 // -> NAND and back, on the small test preset, with the scoreboard on.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include "platform/simulation.h"
 #include "platform/ufs_platform.h"
 #include "config/config_tree.h"
@@ -169,4 +171,30 @@ TEST_CASE("HPB READ replaces map loads for random reads beyond the map cache, an
   const auto& crypto = r.stats["crypto"];
   CHECK(crypto["completion_interrupts"].get<uint64_t>() * 4 <
         crypto["jobs_signed"].get<uint64_t>() + crypto["jobs_verified"].get<uint64_t>());
+}
+
+// A mobile trace's process names are its streams in stats.json (the reader learns them
+// as it reads, so the names are taken after the run).
+TEST_CASE("A replayed mobile trace's streams carry its process names in the statistics", "[system][trace]") {
+  const std::string path = "system_bench_streams.csv";
+  {
+    std::ofstream out(path);
+    out << "proces,device,rw_flag,sector,size,timestamp\n";
+    for (int i = 0; i < 50; ++i)
+      out << (i % 2 ? "browser" : "camera-bg") << ",0," << (i % 2 ? "R" : "W") << "," << i * 64 << ",8,"
+          << 0.001 * i << "\n";
+  }
+  RunOptions o;
+  o.preset = "test-small";
+  o.workload = "trace:mobile:" + path;
+  o.precondition_fill_bytes = 1 << 20;
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  std::remove(path.c_str());
+  INFO(r.stats["streams"].dump(2));
+  CHECK(r.mismatches == 0);
+  REQUIRE(r.stats["streams"].contains("browser"));
+  REQUIRE(r.stats["streams"].contains("camera-bg"));
+  CHECK(r.stats["streams"]["browser"]["count"].get<uint64_t>() == 25);
 }
