@@ -31,6 +31,17 @@ const std::vector<Experiment>& experiments() {
   return all;
 }
 
+std::vector<std::string> phone_trace_args(const std::string& app) {
+  const std::string base = shared_dir() + "/traces/" + app;
+  if (!std::ifstream(base + "_exec.csv.gz") || !std::ifstream(base + "_precond.csv.gz")) {
+    std::fprintf(stderr, "  %s_exec/_precond.csv.gz not found under %s/traces (set UFS_SHARED_DIR): %s left out\n",
+                 app.c_str(), shared_dir().c_str(), app.c_str());
+    return {};
+  }
+  return {"--precondition", "trace:mobile:" + base + "_precond.csv.gz,idle_compress=1ms", "--workload",
+          "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
+}
+
 std::string shared_dir() {
   if (const char* env = std::getenv("UFS_SHARED_DIR"); env && *env) return env;
   return std::string(UFS_SOURCE_DIR) + "/../shared";

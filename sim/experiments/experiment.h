@@ -48,6 +48,12 @@ const std::vector<Experiment>& experiments();
 // shared/ (traces, references) lives beside the repository; UFS_SHARED_DIR overrides.
 std::string shared_dir();
 
+// A phone trace of shared/traces (MobileBlockIOTraces: APP_precond.csv.gz, the install-time
+// writes, and APP_exec.csv.gz, the app run) as `ufs-sim run` arguments: the install phase
+// as precondition (gaps cut to 1 ms: it only places data and map pages), the run as the
+// measured workload (gaps cut to 10 ms). Empty, with a note on stderr, when they are missing.
+std::vector<std::string> phone_trace_args(const std::string& app);
+
 // Runs one study: prints the table, writes <out>/<name>.csv and (when Python with
 // matplotlib is there) the plot. Returns 0 when every row with a tolerance is inside it.
 int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir);

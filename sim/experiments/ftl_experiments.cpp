@@ -71,15 +71,9 @@ std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
 std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   for (const char* app : {"slideshow", "cod"}) {
-    const std::string base = shared_dir() + "/traces/" + app;
-    if (!std::ifstream(base + "_exec.csv.gz") || !std::ifstream(base + "_precond.csv.gz")) {
-      std::fprintf(stderr, "  %s_exec/_precond.csv.gz not found under %s/traces (set UFS_SHARED_DIR): %s left out\n",
-                   app, shared_dir().c_str(), app);
-      continue;
-    }
-    const std::vector<std::string> replay = {"--preset", "ufs31", "--precondition",
-                                             "trace:mobile:" + base + "_precond.csv.gz,idle_compress=1ms",
-                                             "--workload", "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
+    std::vector<std::string> replay = phone_trace_args(app);
+    if (replay.empty()) continue;
+    replay.insert(replay.begin(), {"--preset", "ufs31"});
     for (uint32_t kib : {256u, 512u, 1024u, 2048u, 4096u, 0u}) {
       std::vector<std::string> args = replay;
       args.insert(args.end(), {"--set", kib ? "memory.l2p_sram_kib=" + std::to_string(kib) : "firmware.map_cache=false"});

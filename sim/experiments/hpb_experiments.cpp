@@ -116,17 +116,12 @@ std::vector<ExperimentRow> hotstorage17(const ExperimentContext& ctx) {
 std::vector<ExperimentRow> hpb_mobile_trace(const ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   for (const char* app : {"slideshow", "cod"}) {
-    const std::string base = shared_dir() + "/traces/" + app;
-    if (!std::ifstream(base + "_exec.csv.gz") || !std::ifstream(base + "_precond.csv.gz")) {
-      std::fprintf(stderr, "  %s_exec/_precond.csv.gz not found under %s/traces (set UFS_SHARED_DIR): %s left out\n",
-                   app, shared_dir().c_str(), app);
-      continue;
-    }
+    const std::vector<std::string> replay = phone_trace_args(app);
+    if (replay.empty()) continue;
     double off_loads = 0;
     for (const char* mode : {"off", "device", "host"}) {
-      std::vector<std::string> args = {"--preset", "ufs31", "--precondition",
-                                       "trace:mobile:" + base + "_precond.csv.gz,idle_compress=1ms", "--workload",
-                                       "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
+      std::vector<std::string> args = {"--preset", "ufs31"};
+      args.insert(args.end(), replay.begin(), replay.end());
       if (std::string(mode) == "off") args.insert(args.end(), {"--set", "hpb.enabled=false"});
       else args.insert(args.end(), {"--set", "hpb.enabled=true", "--set", std::string("hpb.control_mode=") + mode});
       const auto s = ctx.run(std::string(app) + "_" + mode, args);
