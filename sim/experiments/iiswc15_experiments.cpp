@@ -71,6 +71,56 @@ std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
   return rows;
 }
 
+// Seed 002 section VI (Table V, Figures 8 and 9): page size on the paper's eMMC, 4 KiB pages
+// (4PS) vs 8 KiB pages (8PS), each app's generated trace on a fresh device. The paper's
+// hybrid (HPS: 512 4 KiB-page + 256 8 KiB-page blocks per plane) is NOT modelled here
+// (mixed page sizes in one plane are missing); the paper finds 8PS "very similar to HPS" in
+// mean response time and HPS "always" at 4PS's space utilisation, so this study compares
+// the model's 8PS-vs-4PS response time with the published HPS-vs-4PS figures and the
+// model's 4PS-vs-8PS utilisation with the published HPS-vs-8PS ones. Space utilisation =
+// host data written / page space programmed for it (a 4 KiB write fills half an 8 KiB page).
+std::vector<ExperimentRow> iiswc15_page_size(const ExperimentContext& ctx) {
+  struct Published { double mrt_cut, util_gain; };
+  // Published per app where the text gives it: booting -86% (largest), movie -24% (smallest);
+  // music +24.2% utilisation (largest). Others: model only; the means are the paper's.
+  auto published = [](const std::string& app) {
+    if (app == "booting") return Published{86, kModelOnly};
+    if (app == "movie") return Published{24, kModelOnly};
+    if (app == "music") return Published{kModelOnly, 24.2};
+    return Published{kModelOnly, kModelOnly};
+  };
+  std::vector<ExperimentRow> rows;
+  double cut_sum = 0, util_sum = 0;
+  int n = 0;
+  for (const char* app : kApps) {
+    double mrt[2] = {0, 0}, util[2] = {0, 0};
+    for (const int eight : {0, 1}) {
+      const auto s = ctx.run(std::string(app) + (eight ? "_8ps" : "_4ps"),
+                             {"--preset", eight ? "iiswc15-emmc-8ps" : "iiswc15-emmc-4ps", "--workload",
+                              std::string("smartphone:") + app});
+      mrt[eight] = mean_response_us(s);
+      const auto& f = s.at("ftl");
+      const double programmed = f.at("host_program_sectors").get<double>() + f.at("padding_sectors").get<double>();
+      util[eight] = programmed > 0 ? f.at("host_write_blocks").get<double>() / programmed : 1.0;
+    }
+    const double cut = mrt[0] > 0 ? 100.0 * (1.0 - mrt[1] / mrt[0]) : 0;
+    const double gain = util[1] > 0 ? 100.0 * (util[0] / util[1] - 1.0) : 0;
+    cut_sum += cut;
+    util_sum += gain;
+    ++n;
+    const Published p = published(app);
+    rows.push_back({"MRT 4PS", app, kModelOnly, mrt[0], "us", 0});
+    rows.push_back({"MRT 8PS", app, kModelOnly, mrt[1], "us", 0});
+    rows.push_back({"MRT cut vs 4PS (model 8PS, paper HPS)", app, p.mrt_cut, cut, "%", 0});
+    rows.push_back({"utilisation 4PS / 8PS", app, kModelOnly, 100.0 * util[0], "%", 0});
+    rows.push_back({"utilisation 8PS", app, kModelOnly, 100.0 * util[1], "%", 0});
+    rows.push_back({"utilisation gain vs 8PS (model 4PS, paper HPS)", app, p.util_gain, gain, "%", 0});
+  }
+  rows.push_back({"mean MRT cut vs 4PS", "7 apps (paper: 18)", 61.9, n ? cut_sum / n : 0, "%", 0.5});
+  rows.push_back({"mean utilisation gain vs 8PS", "7 apps (paper: 18)", 13.1, n ? util_sum / n : 0, "%", 0.5});
+  return rows;
+}
+
 }  // namespace
 
 std::vector<Experiment> make_iiswc15_experiments() {
@@ -79,7 +129,12 @@ std::vector<Experiment> make_iiswc15_experiments() {
                      "for eMMC Design\", IISWC 2015 (seed 002), Tables III and IV",
                      "generated smartphone traces beside the paper's per-app statistics, replayed on ufs31: "
                      "mean response time and requests that meet an idle device",
-                     iiswc15_workloads}};
+                     iiswc15_workloads},
+          Experiment{"iiswc15-page-size",
+                     "Zhou et al., IISWC 2015 (seed 002), section VI, Table V, Figures 8 and 9",
+                     "4 KiB vs 8 KiB pages on the paper's eMMC with each app's generated trace: mean response time and "
+                     "space utilisation beside the paper's hybrid-page-size (HPS) figures (HPS itself not modelled)",
+                     iiswc15_page_size}};
 }
 
 }  // namespace ufs
