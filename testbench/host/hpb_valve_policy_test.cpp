@@ -50,19 +50,19 @@ TEST_CASE("HPBvalve: a foreground miss is fetched at once, with no read threshol
   Rig rig(8);
   rig.read(1, 5);
   CHECK(rig.cached(5));
-  CHECK(rig.valve->list_of(5) == HpbValvePolicy::List::ActiveForeground);
+  CHECK(rig.valve->list_of(5) == HpbValvePolicy::List::ActiveFg);
   CHECK(rig.cache->stats().read_buffers == 1);
 }
 
 TEST_CASE("HPBvalve: a foreground switch demotes the active foreground to inactive foreground", "[host][hpbvalve]") {
   Rig rig(8);
   for (uint32_t s : {1u, 2u, 3u}) rig.read(1, s);
-  CHECK(rig.valve->list_size(HpbValvePolicy::List::ActiveForeground) == 3);
+  CHECK(rig.valve->list_size(HpbValvePolicy::List::ActiveFg) == 3);
   rig.read(2, 10);
   CHECK(rig.valve->foreground() == 2);
-  CHECK(rig.valve->list_size(HpbValvePolicy::List::InactiveForeground) == 3);
-  CHECK(rig.valve->list_of(10) == HpbValvePolicy::List::ActiveForeground);
-  CHECK(rig.valve->list_of(1) == HpbValvePolicy::List::InactiveForeground);
+  CHECK(rig.valve->list_size(HpbValvePolicy::List::InactiveFg) == 3);
+  CHECK(rig.valve->list_of(10) == HpbValvePolicy::List::ActiveFg);
+  CHECK(rig.valve->list_of(1) == HpbValvePolicy::List::InactiveFg);
 }
 
 TEST_CASE("HPBvalve: eviction takes inactive foreground (LRU first) and never the active foreground",

@@ -1,7 +1,7 @@
 // HPBvalve's (FAST'23) per-app launch-time profile: the HPB sub-regions an app
 // read while launching, in first-read order, bounded in map bytes (the paper
 // keeps at most 1 MB of L2P entries per app) so that the next launch of the
-// same app can prefetch them. Plain C++; not yet driven by a host policy.
+// same app can prefetch them. Plain C++; HpbValvePolicy (hpb_valve_policy.h) drives it.
 #pragma once
 #include <cstdint>
 #include <string>

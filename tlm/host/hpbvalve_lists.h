@@ -4,8 +4,8 @@
 // the least recently used BG entry first, then IFG; AFG is never evicted, so the
 // foreground app keeps its map entries. A foreground switch demotes all of AFG
 // to IFG (list splice, O(1) links plus retagging). Moves are O(1): intrusive doubly linked
-// lists over a per-sub-region node array. Plain C++; the HPB host policy that
-// drives it is not written yet (see the report of issue #8).
+// lists over a per-entry node array. Plain C++; HpbValvePolicy (hpb_valve_policy.h) keeps
+// regions in it.
 #pragma once
 #include <cstdint>
 #include <vector>
