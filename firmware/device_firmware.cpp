@@ -42,27 +42,47 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       unit_sectors_(params.write_unit_sectors(geometry)),
       prog_sectors_(params.program_pages * geometry.sectors_per_page()),
       lp_sectors_(params.logical_page_kib / 4),
+      hybrid_(geometry.hybrid()),
+      unit_stride_(geometry.hybrid() ? 1 : params.write_unit_sectors(geometry)),
       alloc_(make_policy(geometry, params)),
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
       read_area_(read_slots_),
       segments_(read_slots_),
       tags_(256),
       gc_(geometry.dies()),
-      gc_burst_(geometry.dies(), 0) {
+      gc_burst_(geometry.dies() * 2, 0) {
   free_segments_.reserve(segments_.size());
   for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
-  const uint32_t unit_count = params.write_cache_kib / 4 / unit_sectors_;
+  // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
+  // slot, a large-page unit an aligned run of large_capacity() slots (the others absorbed).
+  const uint32_t unit_count = params.write_cache_kib / 4 / unit_stride_;
+  const uint32_t unit_slots = hybrid_ ? large_capacity() : unit_sectors_;
   units_.resize(unit_count);
   for (uint32_t i = 0; i < unit_count; ++i) {
     Unit& u = units_[i];
-    u.first_slot = read_slots_ + i * unit_sectors_;
-    u.lbas.assign(unit_sectors_, kNoLba);
-    u.old_ppa.assign(unit_sectors_, L2pMap::kUnmapped);
-    u.data_seq.assign(unit_sectors_, 0);
-    u.fua_tag.assign(unit_sectors_, kNoTag);
+    u.first_slot = read_slots_ + i * unit_stride_;
+    u.capacity = unit_sectors_;
+    u.lbas.assign(unit_slots, kNoLba);
+    u.old_ppa.assign(unit_slots, L2pMap::kUnmapped);
+    u.data_seq.assign(unit_slots, 0);
+    u.fua_tag.assign(unit_slots, kNoTag);
   }
-  for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
-  host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : 1, kNone);
+  if (hybrid_) free_slots_ = unit_count;
+  else for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+  // Hybrid: one filling host unit per pool (small, large).
+  host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : hybrid_ ? 2 : 1, kNone);
+  if (hybrid_) {
+    // Each pool takes no more valid data than its share of the exported capacity, less the
+    // free blocks its GC keeps on every die (hybrid_pool sends the rest to the other pool).
+    const uint64_t planes = uint64_t(geometry.dies()) * geometry.planes_per_die;
+    const uint32_t blocks[2] = {geometry.small_blocks_per_plane, geometry.blocks_per_plane - geometry.small_blocks_per_plane};
+    for (uint32_t large = 0; large < 2; ++large) {
+      const uint64_t block_sectors = uint64_t(geometry.pages_per_block) * (large ? large_capacity() : spp_);
+      const double share = double(planes * blocks[large] * block_sectors) * (1.0 - params.over_provisioning);
+      const double kept = double(geometry.dies()) * (params.gc_stop_free_blocks + 2) * double(block_sectors);
+      pool_limit_[large] = share > kept ? uint64_t(share - kept) : 0;
+    }
+  }
   entries_per_map_page_ = geometry.page_bytes / 4;
   if (params.map_cache) {
     const uint32_t pages = uint32_t((logical_blocks_ + entries_per_map_page_ - 1) / entries_per_map_page_);
@@ -112,7 +132,8 @@ std::string DeviceFirmware::debug_state() const {
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     const GcState& g = gc_[d];
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
-    uint32_t closed = 0, fewest = ~0u, busy = 0, bad = 0, open = 0;
+    if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.free_blocks(d, true)) + ")";
+    uint32_t closed = 0, fewest = ~0u, fewest_large = ~0u, busy = 0, bad = 0, open = 0;
     const uint32_t per_die = geo_.planes_per_die * geo_.blocks_per_plane;
     for (uint32_t b = d * per_die; b < (d + 1) * per_die; ++b) {
       const BlockInfo& i = blocks_.info(b);
@@ -120,9 +141,11 @@ std::string DeviceFirmware::debug_state() const {
       open += i.state == BlockState::Open;
       if (i.state != BlockState::Closed) continue;
       ++closed;
+      if (hybrid_ && i.large) fewest_large = std::min(fewest_large, i.valid);
       busy += i.programs_in_flight != 0;
       fewest = std::min(fewest, i.valid);
     }
+    if (hybrid_) out += ", fewest valid in a large-page block " + std::to_string(fewest_large);
     out += ", closed " + std::to_string(closed) + " (fewest valid " + std::to_string(fewest) + ", " +
            std::to_string(busy) + " with programs in flight), open " + std::to_string(open) + ", bad " +
            std::to_string(bad);
@@ -475,9 +498,13 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
   // transfers per tag, like bMaxNumOfRTT); the rest follow as data arrives.
   while (t.span_staged < t.span && t.out_requests < kMaxDataOutRequests) {
     const uint64_t lba = t.span_lba + t.span_staged;
-    uint32_t& filling = filling_unit(lba);
+    // Hybrid page size (IISWC'15 sec. VI): a whole aligned large-page chunk of the command goes
+    // to a large page, every other 4 KiB piece to a small page (no padding either way).
+    const bool chunk = hybrid_ && lba % large_capacity() == 0 && lba + large_capacity() <= cmd_end;
+    const bool large = hybrid_ && hybrid_pool(chunk);
+    uint32_t& filling = hybrid_ ? host_units_[large] : filling_unit(lba);
     if (filling == kNone) {
-      filling = allocate_unit(WriteStream::Host, false);
+      filling = allocate_unit(WriteStream::Host, false, large);
       if (filling == kNone) {
         // Static mapping: partly filled units of other pools must not hold the cache forever.
         if (alloc_.static_mapping())
@@ -493,7 +520,8 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
     const bool host = lba >= t.lba && lba < cmd_end;
     uint64_t run_end = host ? cmd_end : lba < t.lba ? t.lba : span_end;
     if (alloc_.static_mapping()) run_end = std::min(run_end, (lba / lp_sectors_ + 1) * lp_sectors_);
-    const uint32_t n = uint32_t(std::min<uint64_t>(unit_sectors_ - u.assigned, run_end - lba));
+    if (hybrid_) run_end = std::min<uint64_t>(run_end, lba + (chunk ? large_capacity() : 1));
+    const uint32_t n = uint32_t(std::min<uint64_t>(u.capacity - u.assigned, run_end - lba));
     const uint32_t pos = u.assigned;
     if (host) {
       const uint32_t offset = uint32_t(lba - t.lba);
@@ -512,7 +540,7 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
       fill_rest_of_page(unit, pos, lba, n);
     }
     t.span_staged += n;
-    if (u.assigned == unit_sectors_ && filling == unit) {
+    if ((u.assigned == u.capacity || hybrid_) && filling == unit) {  // hybrid: a unit holds one piece
       filling = kNone;
       seal_unit(unit);
     }
@@ -558,8 +586,8 @@ void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba
       // The copy takes over the NAND copy the cached one supersedes, and keeps its age.
       ++stats_.rmw_cache_sectors;
       hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
-      const uint32_t offset = L2pMap::slot_of(e) - read_slots_;
-      u.data_seq[slot] = units_[offset / unit_sectors_].data_seq[offset % unit_sectors_];
+      uint32_t at;
+      u.data_seq[slot] = unit_of_slot(L2pMap::slot_of(e), at).data_seq[at];
       uint32_t& owned = superseded_copy(e);
       u.old_ppa[slot] = owned;
       owned = L2pMap::kUnmapped;
@@ -605,7 +633,7 @@ void DeviceFirmware::fill_read_done(uint32_t index, const FlashCompletion& c) {
       continue;
     }
     hal_.charge_cycles(params_.cycles_map_update);
-    u.data_seq[i] = c.oob.data_sequence(u.old_ppa[i] % spp_);  // a copy keeps its age
+    u.data_seq[i] = c.oob.data_sequence(blocks_.sector_of(u.old_ppa[i]));  // a copy keeps its age
     map_.set(lba, L2pMap::cached(u.first_slot + i));
   }
   u.arrived += r.count;
@@ -664,8 +692,8 @@ void DeviceFirmware::write_data_arrived(uint32_t unit, uint32_t pos, uint32_t co
 }
 
 uint32_t& DeviceFirmware::superseded_copy(uint32_t cached_entry) {
-  const uint32_t offset = L2pMap::slot_of(cached_entry) - read_slots_;
-  return units_[offset / unit_sectors_].old_ppa[offset % unit_sectors_];
+  uint32_t at;
+  return unit_of_slot(L2pMap::slot_of(cached_entry), at).old_ppa[at];
 }
 
 void DeviceFirmware::invalidate_old(uint32_t e) {
@@ -774,13 +802,21 @@ void DeviceFirmware::retry_waiters() {
 
 // ---------------------------------------------------------------- units
 
-uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve) {
+uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve, bool large) {
   // Host data may not take the last units: GC must always find one to make progress.
-  const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
-  if (free_units_.size() <= reserve) return kNone;
-  const uint32_t i = free_units_.back();
-  free_units_.pop_back();
+  uint32_t i;
+  if (hybrid_) {
+    i = allocate_hybrid_unit(may_use_reserve ? 0 : std::min<uint32_t>(2 * large_capacity(), uint32_t(units_.size()) / 4),
+                             large);
+    if (i == kNone) return kNone;
+  } else {
+    const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
+    if (free_units_.size() <= reserve) return kNone;
+    i = free_units_.back();
+    free_units_.pop_back();
+  }
   Unit& u = units_[i];
+  u.capacity = !hybrid_ ? unit_sectors_ : large ? large_capacity() : 1;
   u.state = UnitState::Filling;
   u.stream = stream;
   u.assigned = 0;
@@ -797,12 +833,51 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve)
   return i;
 }
 
+// Hybrid page size: a unit of one slot (small page) or an aligned run of large_capacity()
+// slots (large page); a small one goes first where a run is already broken up, so whole runs
+// stay free for large ones. kNone when fewer than reserve_slots would stay free.
+uint32_t DeviceFirmware::allocate_hybrid_unit(uint32_t reserve_slots, bool large) {
+  const uint32_t need = large ? large_capacity() : 1, n = uint32_t(units_.size());
+  if (free_slots_ < need + reserve_slots) return kNone;
+  auto free_at = [&](uint32_t i) { return units_[i].state == UnitState::Free && !units_[i].absorbed; };
+  uint32_t pick = kNone;
+  if (large) {
+    for (uint32_t i = 0; i + need <= n && pick == kNone; i += need) {
+      bool whole = true;
+      for (uint32_t k = 0; k < need && whole; ++k) whole = free_at(i + k);
+      if (whole) pick = i;
+    }
+    if (pick == kNone) return kNone;
+    for (uint32_t k = 1; k < need; ++k) units_[pick + k].absorbed = uint8_t(k);
+  } else {
+    const uint32_t run = large_capacity();
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!free_at(i)) continue;
+      if (pick == kNone) pick = i;
+      const uint32_t first = i / run * run, last = std::min(first + run, n);
+      bool broken = last - first < run;
+      for (uint32_t k = first; k < last && !broken; ++k) broken = !free_at(k);
+      if (broken) { pick = i; break; }
+    }
+    if (pick == kNone) return kNone;
+  }
+  free_slots_ -= need;
+  return pick;
+}
+
+// Hybrid page size: the pool a piece goes to. A pool whose valid data has reached its share
+// of the exported capacity takes no more (a large chunk then goes as small pages, a small
+// piece into a large page with padding), so neither pool fills with valid data GC cannot free.
+bool DeviceFirmware::hybrid_pool(bool large) const {
+  return blocks_.pool_valid(large) < pool_limit_[large] ? large : !large;
+}
+
 void DeviceFirmware::seal_unit(uint32_t unit) {
   Unit& u = units_[unit];
   u.state = UnitState::Sealed;
-  if (u.assigned < unit_sectors_) {
-    hal_.zero_buffer(slot_address(u.first_slot + u.assigned), (unit_sectors_ - u.assigned) * uint32_t(kSectorBytes));
-    stats_.padding_sectors += unit_sectors_ - u.assigned;
+  if (u.assigned < u.capacity) {
+    hal_.zero_buffer(slot_address(u.first_slot + u.assigned), (u.capacity - u.assigned) * uint32_t(kSectorBytes));
+    stats_.padding_sectors += u.capacity - u.assigned;
   }
   try_program_unit(unit);
 }
@@ -815,24 +890,26 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
   // A unit larger than a program unit (a big logical page) goes as consecutive programs
   // into consecutive pages of one block.
   const uint64_t seq = ++program_sequence_;
-  u.programs_pending = unit_sectors_ / prog_sectors_;
+  const uint32_t page_spp = hybrid_ ? u.capacity : spp_;  // hybrid: a unit is one page of its pool's size
+  const uint32_t prog = params_.program_pages * page_spp;
+  u.programs_pending = u.capacity / prog;
   u.program_failed = false;
   for (uint32_t k = 0; k < u.programs_pending; ++k) {
     FlashOp op;
     op.opcode = FlashOpcode::Program;
     op.address = blocks_.address_of(u.block, u.page + k * params_.program_pages);
     op.page_count = params_.program_pages;
-    op.buffer_address = slot_address(u.first_slot + k * prog_sectors_);
+    op.buffer_address = slot_address(u.first_slot + k * prog);
     op.cookie = cookie(OpKind::UnitProgram, unit);
     op.oob.resize(params_.program_pages);
     for (uint32_t p = 0; p < params_.program_pages; ++p) {
       PageOob& o = op.oob[p];
       o.kind = PageKind::UserData;
       o.sequence = seq;
-      for (uint32_t s = 0; s < spp_; ++s) {
-        const uint64_t lba = u.lbas[k * prog_sectors_ + p * spp_ + s];
+      for (uint32_t s = 0; s < page_spp; ++s) {
+        const uint64_t lba = u.lbas[k * prog + p * page_spp + s];
         o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
-        o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog_sectors_ + p * spp_ + s];
+        o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog + p * page_spp + s];
       }
     }
     hal_.charge_cycles(params_.cycles_flash_submit);
@@ -850,7 +927,8 @@ bool DeviceFirmware::place_unit(Unit& u) {
   const bool pooled = host && !fixed;          // host data placed by the allocation policy
   const bool pinned = pooled && u.pool != kNone;  // static mapping: its pool only
   const uint32_t candidates = pooled ? alloc_.pools() : dies;
-  const uint32_t unit_pages = map ? params_.program_pages : unit_sectors_ / spp_;
+  const uint32_t unit_pages = map ? params_.program_pages : hybrid_ ? 1 : unit_sectors_ / spp_;
+  const bool large = hybrid_ && !map && u.capacity > spp_;  // hybrid: the large-page pool's blocks
   for (uint32_t k = 0; k < candidates; ++k) {
     if (pinned && k > 0) return false;
     const uint32_t pool = pinned ? u.pool : (next_pool_ + k) % candidates;
@@ -863,13 +941,13 @@ bool DeviceFirmware::place_unit(Unit& u) {
     const bool to_slc = pooled && wb_ && wb_->writes_to_buffer() && !preconditioning_ &&
                         (blocks_.open_block(die, WriteStream::Slc) != BlockManager::kNoBlock ||
                          blocks_.free_slc_blocks(die) > 0);
-    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc) : blocks_.open_block(die, u.stream, slot);
+    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc) : blocks_.open_block(die, u.stream, slot, large);
     if (open == BlockManager::kNoBlock && to_slc) open = blocks_.take_free_slc_block(die);
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
       const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
-      if (blocks_.free_blocks(die) <= reserve) { if (!fixed) gc_check(die); continue; }
-      open = blocks_.take_free_block(die, plane);
+      if (blocks_.free_blocks(die, large) <= reserve) { if (!fixed) gc_check(die); continue; }
+      open = blocks_.take_free_block(die, plane, large);
       // A plane out of free blocks borrows from the die's other planes rather than wait
       // for GC, which the die's free count may not start.
       if (open == BlockManager::kNoBlock && plane != BlockManager::kAnyPlane) open = blocks_.take_free_block(die);
@@ -929,7 +1007,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     ++stats_.program_failures;
     const uint32_t failed_die = blocks_.die_of_block(u.block);
-    uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot);
+    uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot, b.large);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
@@ -939,11 +1017,12 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     gc_check(failed_die);
     return;
   }
-  hal_.l2p_sram_access(4 * unit_sectors_, true);
-  for (uint32_t s = 0; s < unit_sectors_; ++s) {
+  hal_.l2p_sram_access(4 * u.capacity, true);
+  const uint32_t page_spp = blocks_.spp_of(u.block);
+  for (uint32_t s = 0; s < u.capacity; ++s) {
     const uint64_t lba = u.lbas[s];
     if (lba == kNoLba) continue;
-    const uint32_t ppa = blocks_.ppa(u.block, u.page + s / spp_, s % spp_);
+    const uint32_t ppa = blocks_.ppa(u.block, u.page + s / page_spp, s % page_spp);
     const uint32_t e = map_.get(lba);
     if (u.stream == WriteStream::Host) {
       ++stats_.host_program_sectors;
@@ -997,8 +1076,14 @@ bool DeviceFirmware::gc_moved(uint64_t lba, uint32_t from, uint32_t to) {
 }
 
 void DeviceFirmware::release_unit(uint32_t unit) {
-  units_[unit].state = UnitState::Free;
-  free_units_.push_back(unit);
+  Unit& u = units_[unit];
+  u.state = UnitState::Free;
+  if (hybrid_) {
+    for (uint32_t k = 1; k < u.capacity; ++k) units_[unit + k].absorbed = 0;
+    free_slots_ += u.capacity;
+  } else {
+    free_units_.push_back(unit);
+  }
   // A freed unit may unblock GC first (it frees blocks), then host writes.
   if (!gc_unit_waiters_.empty()) {
     std::vector<uint32_t> dies;
@@ -1011,18 +1096,28 @@ void DeviceFirmware::release_unit(uint32_t unit) {
 // ---------------------------------------------------------------- garbage collection
 
 void DeviceFirmware::gc_check(uint32_t die) {
+  // Hybrid page size: each pool (small-, large-page blocks) keeps its own free blocks; a
+  // die cleans one victim at a time, of the small pool first.
+  if (!gc_check_pool(die, false) && hybrid_) gc_check_pool(die, true);
+}
+
+bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   GcState& g = gc_[die];
   // Foreground GC starts below gc_start_free_blocks and keeps taking victims until
   // gc_stop_free_blocks; in idle time background GC cleans up to bg_gc_free_blocks.
-  const uint32_t free = blocks_.free_blocks(die);
-  if (free < params_.gc_start_free_blocks) gc_burst_[die] = 1;
-  else if (free >= params_.gc_stop_free_blocks) gc_burst_[die] = 0;
-  uint32_t target = gc_burst_[die] ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
+  const uint32_t free = blocks_.free_blocks(die, large);
+  uint8_t& burst = gc_burst_[die * 2 + large];
+  if (free < params_.gc_start_free_blocks) burst = 1;
+  else if (free >= params_.gc_stop_free_blocks) burst = 0;
+  uint32_t target = burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
   if (idle_gc_) target = std::max(target, params_.bg_gc_free_blocks);
-  if (preconditioning_ || g.active || free >= target) return;
+  if (preconditioning_ || g.active || free >= target) return false;
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
-  const uint32_t max_valid = blocks_.sectors_per_block() - unit_sectors_;
+  // Hybrid: a unit is one page of the pool's size.
+  const uint32_t page_sectors = large ? large_capacity() : spp_;
+  const uint32_t max_valid = hybrid_ ? geo_.pages_per_block * page_sectors - page_sectors
+                                     : blocks_.sectors_per_block() - unit_sectors_;
   std::function<bool(uint32_t)> allow;
   if (wear_.rate_limits())
     allow = [this](uint32_t block) {
@@ -1031,41 +1126,47 @@ void DeviceFirmware::gc_check(uint32_t die) {
       return ok;
     };
   const bool cost_benefit = params_.gc_victim == "cost-benefit";
-  uint32_t victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, allow);
+  uint32_t victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, allow, large);
   // Rate limiting only slows the wear of old blocks: it may not stop the device.
-  if (victim == BlockManager::kNoBlock && allow) victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid);
-  if (victim == BlockManager::kNoBlock) return;
+  if (victim == BlockManager::kNoBlock && allow)
+    victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, {}, large);
+  if (victim == BlockManager::kNoBlock) return false;
   ++stats_.gc_victims;
   stats_.bg_gc_victims += idle_gc_;
   g = GcState{};
   g.active = true;
   g.victim = victim;
+  g.large = large;
   g.start_ps = hal_.now_ps();
   blocks_.info(victim).state = BlockState::Victim;
   if (blocks_.info(victim).holds_map) relocate_map_pages(die);
   else gc_fill(die);
+  return true;
 }
 
 // Read the victim's valid sectors into GC units (one unit at a time per die).
 void DeviceFirmware::gc_fill(uint32_t die) {
   GcState& g = gc_[die];
   if (!g.active || g.scanned) return;
-  const uint32_t spb = blocks_.sectors_per_block();
-  const uint32_t base = g.victim * spb;
+  // Hybrid page size: a victim's valid data goes back into its own pool (GC units of the
+  // victim's page size), so each pool's share of the data stays where the splitter put it.
+  const uint32_t spb = hybrid_ ? blocks_.sectors_in_block(g.victim) : blocks_.sectors_per_block();
+  const uint32_t base = g.victim * blocks_.sectors_per_block();
+  const uint32_t page_spp = blocks_.spp_of(g.victim);
   while (g.cursor < spb) {
     if (params_.gc_copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
       while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
       if (g.cursor >= spb) break;
       // Whole valid pages only: a partly valid one is compacted through the buffer.
       uint32_t valid = 0;
-      while (g.cursor % spp_ == 0 && valid < spp_ && blocks_.is_valid(base + g.cursor + valid)) ++valid;
-      if (valid == spp_) {
+      while (g.cursor % page_spp == 0 && valid < page_spp && blocks_.is_valid(base + g.cursor + valid)) ++valid;
+      if (valid == page_spp) {
         if (gc_copy_back_page(die)) continue;
         g.no_copy_back = true;  // no block in the victim's plane: the rest goes through the buffer
       }
     }
     if (g.unit == kNone) {
-      g.unit = allocate_unit(g.stream, true);
+      g.unit = allocate_unit(g.stream, true, g.large);
       if (g.unit == kNone) {
         if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
           gc_unit_waiters_.push_back(die);
@@ -1079,8 +1180,8 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     if (g.cursor >= spb) break;
     const uint32_t start = g.cursor;
     uint32_t n = 0;
-    while (g.cursor < spb && n < unit_sectors_ - u.assigned && blocks_.is_valid(base + g.cursor) &&
-           (n == 0 || g.cursor % spp_ != 0)) {
+    while (g.cursor < spb && n < u.capacity - u.assigned && blocks_.is_valid(base + g.cursor) &&
+           (n == 0 || g.cursor % page_spp != 0)) {
       ++n;
       ++g.cursor;
     }
@@ -1091,8 +1192,8 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     for (uint32_t i = 0; i < n; ++i) u.old_ppa[u.assigned + i] = base + start + i;
     FlashOp op;
     op.opcode = FlashOpcode::Read;
-    op.address = blocks_.address_of(g.victim, start / spp_);
-    op.sector_offset = start % spp_;
+    op.address = blocks_.address_of(g.victim, start / page_spp);
+    op.sector_offset = start % page_spp;
     op.sector_count = n;
     op.buffer_address = slot_address(u.first_slot + u.assigned);
     op.cookie = cookie(OpKind::GcRead, gr);
@@ -1103,7 +1204,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     ++stats_.gc_reads;
     hal_.charge_cycles(params_.cycles_flash_submit);
     submit_flash(op);
-    if (u.assigned == unit_sectors_) {
+    if (u.assigned == u.capacity) {
       const uint32_t full = g.unit;
       g.unit = kNone;
       seal_unit(full);
@@ -1125,7 +1226,7 @@ void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
   Unit& u = units_[r.unit];
   // The OOB names each sector's LBA: that is what GC programs with the moved data.
   for (uint32_t i = 0; i < r.count; ++i) {
-    const uint32_t sector = u.old_ppa[r.pos + i] % spp_;
+    const uint32_t sector = blocks_.sector_of(u.old_ppa[r.pos + i]);
     const uint32_t lba = c.oob.lba[sector];
     u.lbas[r.pos + i] = lba == kNoOobLba ? kNoLba : lba;
     u.data_seq[r.pos + i] = c.oob.data_sequence(sector);  // a copy keeps its age
@@ -1388,13 +1489,13 @@ void DeviceFirmware::finish_recovery() {
     info.last_write_ps = hal_.now_ps();
     // A block cut part-way is written on from the next program unit (a torn unit is
     // simply skipped): one per stream and die, the others are closed for GC.
-    const uint32_t step = info.holds_map ? params_.program_pages : unit_sectors_ / spp_;  // pages per unit
+    const uint32_t step = info.holds_map ? params_.program_pages : hybrid_ ? 1 : unit_sectors_ / spp_;  // pages per unit
     const uint32_t next = (found[b].pages_written + step - 1) / step * step;
     if (next + step > blocks_.pages_in_block(b)) continue;
     const uint32_t die = blocks_.die_of_block(b);
     for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc, WriteStream::Slc}) {
       if ((stream == WriteStream::Map) != info.holds_map || (stream == WriteStream::Slc) != info.slc) continue;
-      uint32_t& open = blocks_.open_block(die, stream);
+      uint32_t& open = blocks_.open_block(die, stream, 0, info.large);
       if (open != BlockManager::kNoBlock) continue;
       open = b;
       info.state = BlockState::Open;
@@ -1664,16 +1765,44 @@ void DeviceFirmware::write_back_dirty_map_pages() {
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
   const uint32_t unit_pages = unit_sectors_ / spp_;
-  std::vector<SectorStamp> stamps(unit_sectors_);
+  std::vector<SectorStamp> stamps(std::max(unit_sectors_, large_capacity()));
   std::vector<PageOob> oobs(std::max(unit_pages, params_.program_pages));
   preconditioning_ = true;
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
+  // Hybrid page size: the range as one sequential write, split as the write path splits it.
+  for (uint64_t lba = first_lba; hybrid_ && lba < end;) {
+    const bool chunk = lba % large_capacity() == 0 && lba + large_capacity() <= end;
+    Unit scratch;
+    scratch.stream = WriteStream::Host;
+    scratch.capacity = hybrid_pool(chunk) ? large_capacity() : 1;
+    if (!place_unit(scratch)) break;  // device full
+    BlockInfo& b = blocks_.info(scratch.block);
+    --b.programs_in_flight;
+    b.last_write_ps = 0;
+    oobs[0] = PageOob{};
+    oobs[0].kind = PageKind::UserData;
+    oobs[0].sequence = ++program_sequence_;
+    const uint32_t fill = chunk ? scratch.capacity : 1;  // a single piece in a large page: padding
+    for (uint32_t s = 0; s < scratch.capacity; ++s) {
+      stamps[s] = SectorStamp{};
+      if (s >= fill) continue;
+      const uint64_t at = lba + s;
+      invalidate_old(map_.get(at));
+      const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page, s);
+      map_.set(at, ppa);
+      blocks_.mark_valid(ppa);
+      stamps[s] = SectorStamp{at, 0};
+      oobs[0].lba[s] = uint32_t(at);
+    }
+    lba += fill;
+    backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), 1, stamps.data(), oobs.data());
+  }
   // Whole logical pages, one write unit at a time, placed exactly as the write path would:
   // in LBA order, or pool by pool under static mapping (sectors outside the range are padding).
   const uint64_t first_lp = first_lba / lp_sectors_, end_lp = (end + lp_sectors_ - 1) / lp_sectors_;
   const uint32_t groups = alloc_.static_mapping() ? alloc_.pools() : 1;
   bool full = false;
-  for (uint32_t group = 0; group < groups && !full && end > first_lba; ++group) {
+  for (uint32_t group = 0; group < groups && !full && end > first_lba && !hybrid_; ++group) {
     uint64_t lp = first_lp;
     if (alloc_.static_mapping()) lp += (group + groups - first_lp % groups) % groups;
     while (lp < end_lp) {

@@ -163,6 +163,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     WriteStream stream = WriteStream::Host;
     uint32_t die = 0;            // GC units stay on their die
     uint32_t first_slot = 0;
+    uint32_t capacity = 0;       // slots it holds (unit_sectors_; hybrid: one small or large page)
+    uint8_t absorbed = 0;        // hybrid: > 0: this slot is that many slots into the large unit before it
     uint32_t assigned = 0;       // slots given to data (the rest is padding once sealed)
     uint32_t arrived = 0;        // slots whose data is in the buffer
     uint32_t pending_reads = 0;  // GC reads still coming
@@ -204,6 +206,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
     bool flush = false;          // a WriteBooster flush: the victim is an SLC buffer block
     bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
+    bool large = false;          // hybrid page size: the victim is a large-page block
     uint64_t start_ps = 0;
   };
   struct GcRead {
@@ -252,7 +255,18 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint32_t free_map_unit(bool relocation) const;
 
   // units and programming
-  uint32_t allocate_unit(WriteStream stream, bool may_use_reserve);
+  uint32_t allocate_unit(WriteStream stream, bool may_use_reserve, bool large = false);
+  uint32_t allocate_hybrid_unit(uint32_t reserve_slots, bool large);
+  bool hybrid_pool(bool large) const;
+  // The unit holding write-cache slot `slot` and the slot's position in it.
+  Unit& unit_of_slot(uint32_t slot, uint32_t& pos) {
+    uint32_t i = (slot - read_slots_) / unit_stride_;
+    pos = (slot - read_slots_) % unit_stride_;
+    if (units_[i].absorbed) { pos = units_[i].absorbed; i -= pos; }  // hybrid: inside a large unit
+    return units_[i];
+  }
+  // Hybrid page size: the write-cache slots of a large unit.
+  uint32_t large_capacity() const { return geo_.large_sectors_per_page(); }
   void seal_unit(uint32_t unit);
   void try_program_unit(uint32_t unit);
   bool place_unit(Unit& u);
@@ -275,6 +289,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
 
   // garbage collection
   void gc_check(uint32_t die);
+  bool gc_check_pool(uint32_t die, bool large);  // true when a victim was taken
   void gc_fill(uint32_t die);
   void gc_read_done(uint32_t index, const FlashCompletion& c);
   bool gc_copy_back_page(uint32_t die);
@@ -310,6 +325,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint32_t unit_sectors_;            // write unit: a logical page or a program unit, the larger
   uint32_t prog_sectors_;            // sectors of one program op (program_pages pages)
   uint32_t lp_sectors_;              // logical page
+  bool hybrid_;                      // hybrid page size: small- and large-page pools
+  uint32_t unit_stride_;             // write-cache slots between unit descriptors (hybrid: 1)
+  uint32_t free_slots_ = 0;          // hybrid: write-cache slots in no unit
+  uint64_t pool_limit_[2] = {0, 0};  // hybrid: valid sectors a pool takes at most (small, large)
   AllocationPolicy alloc_;
   uint32_t read_slots_;
   SlotAllocator read_area_;
@@ -325,7 +344,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
   std::vector<GcState> gc_;
-  std::vector<uint8_t> gc_burst_;                // per die: foreground GC runs until gc_stop_free_blocks
+  std::vector<uint8_t> gc_burst_;                // per die and pool: foreground GC runs until gc_stop_free_blocks
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit

@@ -149,6 +149,22 @@ struct FirmwareParams {
              std::to_string(g.sectors_per_page() * 4) + ")";
     if (write_cache_kib / 4 / unit < 4)
       return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
+    if (g.hybrid()) return validate_hybrid(g);
+    return "";
+  }
+  // Hybrid page size (nand.hybrid_large_page_bytes): the FTL splits writes into large- and
+  // small-page units of one page each; what it does not combine with that is refused here.
+  std::string validate_hybrid(const FlashGeometry& g) const {
+    const std::string why = " with hybrid page size (nand.hybrid_large_page_bytes)";
+    if (logical_page_kib * 1024 != g.page_bytes)
+      return "logical_page_kib: must equal the small page (" + std::to_string(g.page_bytes / 1024) + " KiB)" + why;
+    if (program_pages != 1) return "program_pages: must be 1" + why;
+    if (lba_mapping != "dynamic") return "lba_mapping: must be dynamic" + why;
+    if (stripe_order == "plane-first") return "stripe_order: plane-first is not supported" + why;
+    if (gc_copy_back) return "gc_copy_back: not supported" + why;
+    if (wear_levelling == "migration") return "wear_levelling: migration is not supported" + why;
+    if (write_cache_kib / 4 < 4 * g.large_sectors_per_page())
+      return "write_cache_kib: must hold at least 4 large pages" + why;
     return "";
   }
 };

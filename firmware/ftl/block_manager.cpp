@@ -5,12 +5,18 @@ namespace ufs {
 BlockManager::BlockManager(const FlashGeometry& geometry)
     : geo_(geometry),
       spp_(geometry.sectors_per_page()),
+      spp_large_(geometry.large_sectors_per_page()),
+      hybrid_(geometry.hybrid()),
       sectors_per_block_(static_cast<uint32_t>(geometry.sectors_per_block())),
       blocks_per_die_(geometry.planes_per_die * geometry.blocks_per_plane),
       blocks_(geometry.total_blocks()),
       free_(geometry.dies()),
       slc_free_(geometry.dies()),
-      open_(geometry.dies() * kWriteStreams * geometry.planes_per_die, kNoBlock) {
+      large_free_(geometry.dies()),
+      open_(geometry.dies() * kWriteStreams * 2 * geometry.planes_per_die, kNoBlock) {
+  if (hybrid_)
+    for (uint32_t block = 0; block < blocks_.size(); ++block)
+      blocks_[block].large = geo_.large_block(block % geo_.blocks_per_plane);
   rebuild_free_lists();
 }
 
@@ -19,10 +25,11 @@ void BlockManager::rebuild_free_lists() {
   for (uint32_t die = 0; die < geo_.dies(); ++die) {
     free_[die].clear();
     slc_free_[die].clear();
+    large_free_[die].clear();
     for (uint32_t b = 0; b < geo_.blocks_per_plane; ++b)
       for (uint32_t p = 0; p < geo_.planes_per_die; ++p) {
         const uint32_t block = (die * geo_.planes_per_die + p) * geo_.blocks_per_plane + b;
-        if (blocks_[block].state == BlockState::Free) (blocks_[block].slc ? slc_free_ : free_)[die].push_back(block);
+        if (blocks_[block].state == BlockState::Free) free_list(block)[die].push_back(block);
       }
   }
 }
@@ -43,7 +50,11 @@ void BlockManager::mark_valid(uint32_t ppa) {
   const uint32_t off = ppa % sectors_per_block_;
   uint64_t& w = b.valid_bits[off / 64];
   const uint64_t bit = 1ull << (off % 64);
-  if (!(w & bit)) { w |= bit; ++b.valid; }
+  if (!(w & bit)) {
+    w |= bit;
+    ++b.valid;
+    if (hybrid_) ++pool_valid_[b.large];
+  }
 }
 
 void BlockManager::mark_invalid(uint32_t ppa) {
@@ -52,7 +63,11 @@ void BlockManager::mark_invalid(uint32_t ppa) {
   const uint32_t off = ppa % sectors_per_block_;
   uint64_t& w = b.valid_bits[off / 64];
   const uint64_t bit = 1ull << (off % 64);
-  if (w & bit) { w &= ~bit; --b.valid; }
+  if (w & bit) {
+    w &= ~bit;
+    --b.valid;
+    if (hybrid_) --pool_valid_[b.large];
+  }
 }
 
 bool BlockManager::is_valid(uint32_t ppa) const {
@@ -62,8 +77,8 @@ bool BlockManager::is_valid(uint32_t ppa) const {
   return (b.valid_bits[off / 64] >> (off % 64)) & 1;
 }
 
-uint32_t BlockManager::take_free_block(uint32_t die, uint32_t plane) {
-  auto& list = free_[die];
+uint32_t BlockManager::take_free_block(uint32_t die, uint32_t plane, bool large) {
+  auto& list = (large ? large_free_ : free_)[die];
   if (list.empty()) return kNoBlock;
   auto it = list.begin();
   if (plane != kAnyPlane)  // plane-first allocation: the first free block of that plane
@@ -78,6 +93,7 @@ uint32_t BlockManager::opened(uint32_t block) {
   BlockInfo& b = blocks_[block];
   b.state = BlockState::Open;
   b.next_page = 0;
+  if (hybrid_) pool_valid_[b.large] -= b.valid;
   b.valid = 0;
   if (b.valid_bits)
     for (uint32_t i = 0; i < (sectors_per_block_ + 63) / 64; ++i) b.valid_bits[i] = 0;
@@ -87,6 +103,7 @@ uint32_t BlockManager::opened(uint32_t block) {
 void BlockManager::return_erased_block(uint32_t block, bool to_pool) {
   BlockInfo& b = blocks_[block];
   b.state = to_pool ? BlockState::Free : BlockState::Open;
+  if (hybrid_) pool_valid_[b.large] -= b.valid;
   b.valid = 0;
   b.next_page = 0;
   b.valid_bits.reset();  // an erased block costs no bitmap memory
@@ -94,7 +111,7 @@ void BlockManager::return_erased_block(uint32_t block, bool to_pool) {
   b.holds_map = false;
   ++b.erase_count;
   ++total_erases_;
-  if (to_pool) (b.slc ? slc_free_ : free_)[die_of_block(block)].push_back(block);
+  if (to_pool) free_list(block)[die_of_block(block)].push_back(block);
 }
 
 void BlockManager::reserve_slc(uint32_t per_die) {
@@ -131,14 +148,15 @@ void BlockManager::retire_block(uint32_t block) {
 }
 
 uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
-                                   const std::function<bool(uint32_t)>& allow) const {
+                                   const std::function<bool(uint32_t)>& allow, bool large) const {
   uint32_t best = kNoBlock;
   double best_score = -1.0;
   const uint32_t first = die * blocks_per_die_;
   for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
     const BlockInfo& b = blocks_[block];
     if (b.state != BlockState::Closed || b.slc || b.programs_in_flight || b.valid > max_valid) continue;
-    const double u = double(b.valid) / sectors_per_block_;
+    if (hybrid_ && b.large != large) continue;
+    const double u = double(b.valid) / (hybrid_ ? sectors_in_block(block) : sectors_per_block_);
     double score;
     if (cost_benefit) {  // Rosenblum & Ousterhout: age * (1-u) / (2u), age in ms
       const double age = double(now_ps - b.last_write_ps) * 1e-9 + 1.0;

@@ -2,6 +2,10 @@
 // free lists and write points per die. Physical sector address (PPA) layout:
 //   block id  = (die * planes + plane) * blocks_per_plane + block
 //   PPA       = block id * sectors_per_block + page * sectors_per_page + sector
+// Hybrid page size (FlashGeometry::hybrid): sectors_per_block is the large-page block's;
+// each block's own page size sets its pages' stride (a small-page block uses the first
+// pages_per_block x sectors_per_page sectors of its range). Small- and large-page blocks
+// are two pools with their own free lists and write points.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -29,6 +33,7 @@ struct BlockInfo {
   bool retire_after_gc = false;  // a program failed here: clean it, then retire it
   bool holds_map = false;        // a map-stream block: its valid sectors are map pages
   bool slc = false;              // a WriteBooster buffer block: always programmed as SLC
+  bool large = false;            // hybrid page size: a large-page block
   std::unique_ptr<uint64_t[]> valid_bits;  // allocated on first program
 };
 
@@ -45,6 +50,10 @@ class BlockManager {
   uint32_t pages_in_block(uint32_t block) const {
     return blocks_[block].slc ? geo_.slc_pages_per_block() : geo_.pages_per_block;
   }
+  bool hybrid() const { return hybrid_; }
+  // Sectors per page of a block (hybrid: its own page size) and the sectors it holds.
+  uint32_t spp_of(uint32_t block) const { return hybrid_ && blocks_[block].large ? spp_large_ : spp_; }
+  uint32_t sectors_in_block(uint32_t block) const { return pages_in_block(block) * spp_of(block); }
   uint32_t block_id(const FlashAddress& a) const {
     return (a.die * geo_.planes_per_die + a.plane) * geo_.blocks_per_plane + a.block;
   }
@@ -61,10 +70,13 @@ class BlockManager {
   uint32_t die_of_block(uint32_t block) const { return block / blocks_per_die_; }
   FlashAddress address_of(uint32_t block, uint32_t page) const;
   uint32_t ppa(uint32_t block, uint32_t page, uint32_t sector) const {
-    return block * sectors_per_block_ + page * spp_ + sector;
+    return block * sectors_per_block_ + page * spp_of(block) + sector;
   }
-  uint32_t page_of(uint32_t ppa) const { return (ppa % sectors_per_block_) / spp_; }
-  uint32_t sector_of(uint32_t ppa) const { return ppa % spp_; }
+  uint32_t page_of(uint32_t ppa) const {
+    return hybrid_ ? (ppa % sectors_per_block_) / spp_of(block_of(ppa)) : (ppa % sectors_per_block_) / spp_;
+  }
+  // Sector within its page (a large page's stride divides the block's: ppa % its size).
+  uint32_t sector_of(uint32_t ppa) const { return hybrid_ ? ppa % spp_of(block_of(ppa)) : ppa % spp_; }
 
   BlockInfo& info(uint32_t block) { return blocks_[block]; }
   const BlockInfo& info(uint32_t block) const { return blocks_[block]; }
@@ -73,11 +85,15 @@ class BlockManager {
   void mark_valid(uint32_t ppa);
   void mark_invalid(uint32_t ppa);
   bool is_valid(uint32_t ppa) const;
+  // Hybrid page size: valid sectors in the small- or large-page pool (not counted otherwise).
+  uint64_t pool_valid(bool large) const { return pool_valid_[large]; }
 
-  // Free blocks per die
-  uint32_t free_blocks(uint32_t die) const { return static_cast<uint32_t>(free_[die].size()); }
+  // Free blocks per die (hybrid: of the small-page pool, or of the large-page one)
+  uint32_t free_blocks(uint32_t die, bool large = false) const {
+    return static_cast<uint32_t>((large ? large_free_ : free_)[die].size());
+  }
   static constexpr uint32_t kAnyPlane = ~0u;
-  uint32_t take_free_block(uint32_t die, uint32_t plane = kAnyPlane);  // kNoBlock when none
+  uint32_t take_free_block(uint32_t die, uint32_t plane = kAnyPlane, bool large = false);  // kNoBlock when none
   // An erased block goes back to its die's free list, or (to_pool false) stays out of it
   // and becomes the caller's open block.
   void return_erased_block(uint32_t block, bool to_pool = true);
@@ -88,30 +104,39 @@ class BlockManager {
 
   // Write points: the open block of a stream on a die (kNoBlock when none); `slot` > 0
   // only with plane-first allocation, which keeps one open block per plane.
-  uint32_t& open_block(uint32_t die, WriteStream s, uint32_t slot = 0) {
-    return open_[(die * kWriteStreams + uint32_t(s)) * geo_.planes_per_die + slot];
+  // Hybrid page size: `large` names the stream's write point in large-page blocks.
+  uint32_t& open_block(uint32_t die, WriteStream s, uint32_t slot = 0, bool large = false) {
+    return open_[((die * kWriteStreams + uint32_t(s)) * 2 + large) * geo_.planes_per_die + slot];
   }
   uint32_t plane_of_block(uint32_t block) const { return (block / geo_.blocks_per_plane) % geo_.planes_per_die; }
 
   // Victim choice among closed blocks of a die with at most max_valid valid sectors;
   // kNoBlock when none is worth cleaning.
   // `allow` (may be empty) can veto a candidate (wear levelling's rate limiting).
+  // Hybrid page size: among blocks of the `large` pool only.
   uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
-                       const std::function<bool(uint32_t)>& allow = {}) const;
+                       const std::function<bool(uint32_t)>& allow = {}, bool large = false) const;
 
   uint64_t total_erases() const { return total_erases_; }
   uint32_t bad_blocks() const { return bad_blocks_; }
 
  private:
   uint32_t opened(uint32_t block);  // a block leaves a free list: Open, empty
+  std::vector<std::deque<uint32_t>>& free_list(uint32_t block) {
+    return blocks_[block].slc ? slc_free_ : blocks_[block].large ? large_free_ : free_;
+  }
   FlashGeometry geo_;
   uint32_t spp_;
+  uint32_t spp_large_;
+  bool hybrid_;
   uint32_t sectors_per_block_;
   uint32_t blocks_per_die_;
   std::vector<BlockInfo> blocks_;
   std::vector<std::deque<uint32_t>> free_;
   std::vector<std::deque<uint32_t>> slc_free_;
+  std::vector<std::deque<uint32_t>> large_free_;  // hybrid page size: large-page blocks
   std::vector<uint32_t> open_;
+  uint64_t pool_valid_[2] = {0, 0};
   uint64_t total_erases_ = 0;
   uint32_t bad_blocks_ = 0;
 };

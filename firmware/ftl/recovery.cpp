@@ -24,7 +24,7 @@ void RecoveryScan::next(uint32_t die, uint32_t& block, uint32_t& page) const {
 
 void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oob) {
   const uint32_t block = cursor_block_[die], page = cursor_page_[die];
-  const uint32_t spp = bm_.geometry().sectors_per_page();
+  const uint32_t spp = bm_.spp_of(block);  // hybrid page size: the block's own page
   BlockFound& f = found_[block];
   ++pages_read_;
   bool block_ends = false;

@@ -11,6 +11,7 @@ uint32_t WriteBoosterParams::slc_blocks_per_die(const FlashGeometry& g) const {
 
 std::string WriteBoosterParams::validate_for(const FlashGeometry& g, uint32_t unit_pages) const {
   if (!enabled) return "";
+  if (g.hybrid()) return "enabled: not supported with hybrid page size (nand.hybrid_large_page_bytes)";
   if (g.bits_per_cell < 2) return "enabled: WriteBooster needs an MLC/TLC die operated natively (nand.cell_type, nand.slc_mode)";
   if (g.slc_pages_per_block() % unit_pages != 0)
     return "enabled: the write unit (" + std::to_string(unit_pages) + " pages) must divide an SLC block (" +

@@ -53,13 +53,29 @@ struct FlashGeometry {
   uint32_t page_bytes = 16384;
   uint32_t bits_per_cell = 1;      // as operated: a block programmed as SLC (FlashOp::slc) has
                                    // pages_per_block / bits_per_cell pages
+  // Hybrid page size (nand.hybrid_*): blocks [small_blocks_per_plane, blocks_per_plane) of
+  // each plane have large_page_bytes pages; 0 = every block has page_bytes pages.
+  uint32_t large_page_bytes = 0;
+  uint32_t small_blocks_per_plane = 0;
+  bool hybrid() const { return large_page_bytes != 0; }
+  // Block index within its plane -> has the large page.
+  bool large_block(uint32_t block_in_plane) const { return hybrid() && block_in_plane >= small_blocks_per_plane; }
+  uint32_t large_sectors_per_page() const { return hybrid() ? large_page_bytes / 4096 : sectors_per_page(); }
   uint32_t sectors_per_page() const { return page_bytes / 4096; }
   uint32_t slc_pages_per_block() const { return pages_per_block / bits_per_cell; }
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t channel_of(uint32_t die) const { return die / (ways_per_channel * dies_per_way); }
-  uint64_t sectors_per_block() const { return uint64_t(pages_per_block) * sectors_per_page(); }
+  // Sectors of the largest block: the stride of physical sector addresses (hybrid: a
+  // small-page block uses the first pages_per_block x sectors_per_page of its stride).
+  uint64_t sectors_per_block() const { return uint64_t(pages_per_block) * large_sectors_per_page(); }
   uint64_t total_blocks() const { return uint64_t(dies()) * planes_per_die * blocks_per_plane; }
-  uint64_t total_sectors() const { return total_blocks() * sectors_per_block(); }
+  uint64_t total_sectors() const {
+    if (!hybrid()) return total_blocks() * sectors_per_block();
+    const uint64_t per_plane = uint64_t(pages_per_block) * (uint64_t(small_blocks_per_plane) * sectors_per_page() +
+                                                            uint64_t(blocks_per_plane - small_blocks_per_plane) *
+                                                                large_sectors_per_page());
+    return per_plane * dies() * planes_per_die;
+  }
 };
 
 // Where a flash operation goes.

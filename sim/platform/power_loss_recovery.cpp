@@ -33,7 +33,7 @@ void PowerLossRecovery::run_events(const std::function<bool()>& stop) {
 
 void PowerLossRecovery::submit_flash(const FlashOp& op) {
   NandDie& die = fcc_.nand_die(op.address.die);
-  const uint32_t spp = fcc_.geometry().sectors_per_page();
+  const uint32_t spp = die.sectors_per_page(op.address);  // hybrid page size: the block's own page
   FlashCompletion c;
   c.cookie = op.cookie;
   c.opcode = op.opcode;
@@ -45,7 +45,7 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       std::vector<SectorStamp> data(spp);
       c.status = die.read(op.address, op.sector_offset, n, data.data(), &c.oob, op.slc);
       if (op.buffer_address < kL2pSramBase) std::copy_n(data.begin(), n, sector(op.buffer_address));
-      latency = die.read_time(op.address.page, op.slc).value() + n * sector_transfer_ps_;
+      latency = die.read_time(op.address, op.slc).value() + n * sector_transfer_ps_;
       break;
     }
     case FlashOpcode::Program: {
@@ -53,7 +53,7 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       std::vector<SectorStamp> data(size_t(pages) * spp);
       if (op.buffer_address < kL2pSramBase) std::copy_n(sector(op.buffer_address), data.size(), data.begin());
       c.status = die.program(op.address, pages, data.data(), op.oob.data(), op.oob.size(), op.slc);
-      latency = data.size() * sector_transfer_ps_ + die.program_time(op.address.page, pages, op.slc).value();
+      latency = data.size() * sector_transfer_ps_ + die.program_time(op.address, pages, op.slc).value();
       break;
     }
     case FlashOpcode::Erase:
@@ -62,7 +62,7 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       break;
     case FlashOpcode::CopyBack:
       c.status = die.copy_back(op.address, op.dest, std::max(1u, op.page_count), nullptr, op.slc);
-      latency = die.read_time(op.address.page, op.slc).value() + die.program_time(op.dest.page, op.page_count, op.slc).value();
+      latency = die.read_time(op.address, op.slc).value() + die.program_time(op.dest, op.page_count, op.slc).value();
       break;
   }
   uint64_t& free_at = die_free_at_[op.address.die];

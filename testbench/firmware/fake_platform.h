@@ -35,7 +35,10 @@ class FakePlatform : public Hal, public FlashBackdoor {
     c.opcode = op.opcode;
     c.address = op.address;
     uint64_t latency = 0;
-    const uint32_t spp = geo_.sectors_per_page();
+    const uint32_t spp = spp_of(op.address);  // hybrid page size: the block's own page
+    if (op.opcode != FlashOpcode::Erase) ++(spp == geo_.sectors_per_page() ? small_page_ops_ : large_page_ops_);
+    if (op.opcode == FlashOpcode::Read && op.sector_offset + (op.sector_count ? op.sector_count : spp) > spp)
+      ++violations_;
     // Per-block SLC mode (FlashOp::slc), as the NAND die checks it: fixed by the first
     // program after an erase; an access in the other mode or past an SLC block's pages
     // is a violation.
@@ -184,7 +187,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
 
   // ---- FlashBackdoor
   void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* stamps, const PageOob* oobs) override {
-    const uint32_t spp = geo_.sectors_per_page();
+    const uint32_t spp = spp_of(a);
     for (uint32_t p = 0; p < count; ++p) {
       Page& pg = pages_[key(a, a.page + p)];
       pg.programmed = true;
@@ -247,6 +250,10 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::map<uint8_t, std::vector<SectorStamp>> host_in_;
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
   uint64_t mode_violations_ = 0, slc_ops_ = 0;
+  uint64_t small_page_ops_ = 0, large_page_ops_ = 0;  // hybrid page size: reads/programs by the block's page size
+  uint32_t spp_of(const FlashAddress& a) const {
+    return geo_.large_block(a.block) ? geo_.large_sectors_per_page() : geo_.sectors_per_page();
+  }
   uint64_t flash_ops_ = 0, erases_ = 0, copy_backs_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
   bool fail_next_program_ = false;
   bool fail_next_copy_back_ = false;

@@ -38,6 +38,8 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
     nand_params_.spare_bytes_per_page *= g;
     if (nand_params_.page_bytes / kSectorBytes > kMaxSectorsPerPage)
       SC_REPORT_ERROR(this->name(), "gang_size: the ganged page exceeds 32 KiB (kMaxSectorsPerPage)");
+    if (nand_params_.hybrid())
+      SC_REPORT_ERROR(this->name(), "gang_size: ganging is not modelled with nand.hybrid_large_page_bytes");
     if (params.gang_mode == "shared_bus") {
       cmd_per_op_ = g;
     } else {
@@ -54,6 +56,8 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
   geometry_.pages_per_block = nand_params_.effective_pages_per_block();
   geometry_.bits_per_cell = nand_params_.operated_bits();
   geometry_.page_bytes = nand_params_.page_bytes;
+  geometry_.large_page_bytes = nand_params_.hybrid_large_page_bytes;
+  geometry_.small_blocks_per_plane = nand_params_.hybrid() ? nand_params_.hybrid_small_blocks_per_plane : 0;
 
   {  // bad_block_list names dies by global index: check they exist.
     std::string list = nand_params_.bad_block_list;
@@ -252,6 +256,9 @@ void FlashController::pick_group(DieState& d, const sc_time& at) {
           o.address.page != lead.address.page)
         continue;
       if (lead.opcode == FlashOpcode::Program && o.page_count != lead.page_count) continue;
+      // Hybrid page size: a multi-plane program moves pages of one size.
+      if (lead.opcode == FlashOpcode::Program && d.nand->large_block(o.address.block) != d.nand->large_block(lead.address.block))
+        continue;
       if (lead.opcode == FlashOpcode::Program && !oldest_program_to_block(d, c)) continue;
       if (best < 0 || better(c, *slots_[d.queue[size_t(best)]])) best = long(i);
     }
@@ -309,7 +316,6 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
   const sc_time cmd = t_cmd_ * double(cmd_per_op_);
   sc_time cursor = start;
   sc_time t_r = SC_ZERO_TIME;
-  const uint32_t spp = nand_params_.sectors_per_page();
   for (uint32_t s : d.active) {
     OpSlot& slot = *slots_[s];
     if (d.cmd_slot && d.cmd_slot_at >= cursor) {
@@ -319,8 +325,9 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
       cursor = ch.reserve(cursor, cmd) + cmd;
     }
     if (trace_) trace_bus(d.channel, "read cmd", cursor - cmd, cmd, slot, 0);
-    t_r = later(t_r, d.nand->read_time(slot.op.address.page, slot.op.slc));
+    t_r = later(t_r, d.nand->read_time(slot.op.address, slot.op.slc));
     // Column address: only the requested sectors cross the bus (0 = rest of the page).
+    const uint32_t spp = d.nand->sectors_per_page(slot.op.address);
     slot.first_sector = std::min(slot.op.sector_offset, spp - 1);
     const uint32_t left = spp - slot.first_sector;
     slot.sectors = slot.op.sector_count ? std::min(slot.op.sector_count, left) : left;
@@ -406,13 +413,12 @@ sc_time FlashController::read_transfer_time(uint32_t first, uint32_t n, const Fl
 void FlashController::start_program(uint32_t die, const sc_time& start) {
   DieState& d = dies_[die];
   FlashChannel& ch = channels_[d.channel];
-  const uint32_t spp = nand_params_.sectors_per_page();
   sc_time cursor = start;
   sc_time t_prog = SC_ZERO_TIME;
   for (uint32_t s : d.active) {
     OpSlot& slot = *slots_[s];
     const uint32_t pages = std::max(1u, slot.op.page_count);
-    const uint32_t sectors = pages * spp;
+    const uint32_t sectors = pages * d.nand->sectors_per_page(slot.op.address);
     if (slot.stamps.size() < sectors) slot.stamps.resize(sectors);
     const sc_time ready = dma_transfer(tlm::TLM_READ_COMMAND, slot.op.buffer_address,
                                        slot.stamps.data(), sectors, cursor);
@@ -422,7 +428,7 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
     cursor = ch.reserve(ready, busy) + busy;
     ch.count_bytes(bytes);
     if (trace_) trace_bus(d.channel, "data in", cursor - busy, busy, slot, bytes);
-    t_prog = later(t_prog, d.nand->program_time(slot.op.address.page, pages, slot.op.slc));
+    t_prog = later(t_prog, d.nand->program_time(slot.op.address, pages, slot.op.slc));
   }
   d.array_start = cursor;
   d.array_end = cursor + t_prog;
@@ -458,7 +464,7 @@ void FlashController::try_cache_program(uint32_t die) {
   OpSlot& slot = *slots_[s];
   FlashChannel& ch = channels_[d.channel];
   const uint32_t pages = std::max(1u, slot.op.page_count);
-  const uint32_t sectors = pages * nand_params_.sectors_per_page();
+  const uint32_t sectors = pages * d.nand->sectors_per_page(slot.op.address);
   if (slot.stamps.size() < sectors) slot.stamps.resize(sectors);
   // The cache register is free once the program in flight has taken its data.
   const sc_time start = later(now, d.array_start);
@@ -476,7 +482,7 @@ void FlashController::start_cached_program(uint32_t die) {
   d.active.swap(d.cached);
   d.cached.clear();
   const OpSlot& slot = *slots_[d.active[0]];
-  const sc_time t_prog = d.nand->program_time(slot.op.address.page, std::max(1u, slot.op.page_count), slot.op.slc);
+  const sc_time t_prog = d.nand->program_time(slot.op.address, std::max(1u, slot.op.page_count), slot.op.slc);
   d.array_start = later(sc_time_stamp(), d.cached_ready);
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
@@ -510,8 +516,12 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   const sc_time cmd = t_cmd_ * double(cmd_per_op_);
   // Read command, tR per source page into the page register, program command, tPROG.
   sc_time t_r = SC_ZERO_TIME;
-  for (uint32_t i = 0; i < pages; ++i) t_r += d.nand->read_time(op.address.page + i, op.slc);
-  const sc_time t_p = d.nand->program_time(op.dest.page, pages, op.slc);
+  for (uint32_t i = 0; i < pages; ++i) {
+    FlashAddress a = op.address;
+    a.page += i;
+    t_r += d.nand->read_time(a, op.slc);
+  }
+  const sc_time t_p = d.nand->program_time(op.dest, pages, op.slc);
   const sc_time read_start = ch.reserve(start, cmd) + cmd;
   const sc_time read_end = ready_seen(die, read_start, read_start + t_r);
   // read_oob: a random data output of the spare bytes (the page's OOB) from the page

@@ -18,6 +18,10 @@ NandDie::NandDie(const NandParams& params, uint32_t index)
     : params_(params), index_(index), bits_(params.operated_bits()) {
   shape_.pages = params.effective_pages_per_block();
   shape_.sectors_per_page = params.sectors_per_page();
+  small_blocks_ = params.small_blocks_per_plane();
+  large_shape_.pages = shape_.pages;
+  large_shape_.sectors_per_page = params.hybrid() ? params.hybrid_large_page_bytes / uint32_t(kSectorBytes)
+                                                  : shape_.sectors_per_page;
   planes_.resize(params.planes_per_die);
   for (NandPlane& p : planes_) p.blocks.resize(params.blocks_per_plane);
 
@@ -35,6 +39,8 @@ NandDie::NandDie(const NandParams& params, uint32_t index)
   }
   t_read_slc_ = us(params.t_read_slc_us);
   t_prog_slc_ = us(params.t_prog_slc_us);
+  t_read_large_ = us(params.t_read_large_us);
+  t_prog_large_ = us(params.t_prog_large_us);
   t_erase_ = us(params.t_erase_us);
   t_suspend_ = us(params.t_suspend_us);
   t_resume_ = us(params.t_resume_us);
@@ -86,6 +92,12 @@ sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count, bool slc) 
   return t;
 }
 
+sc_core::sc_time NandDie::program_time_large(uint32_t page, uint32_t count) const {
+  if (!count) count = 1;
+  if (bits_ > 1 && params_.program_one_shot) return t_prog_large_ * double((page + count - 1) / bits_ - page / bits_ + 1);
+  return t_prog_large_ * double(count);
+}
+
 FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
                           PageOob* oob, bool slc) {
   auto nothing = [&](uint64_t& violation) {
@@ -94,12 +106,12 @@ FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count,
     if (oob) *oob = PageOob{};
     return FlashStatus::Uncorrectable;
   };
-  if (!valid_block(a) || a.page >= pages_per_block(slc) || first + count > shape_.sectors_per_page)
+  if (!valid_block(a) || a.page >= pages_per_block(slc) || first + count > shape(a.block).sectors_per_page)
     return nothing(violations_.address_out_of_range);
   const NandBlock& b = planes_[a.plane].blocks[a.block];
   // Sensing a block with the other mode's read levels yields garbage: a firmware bug.
   if (b.next_page() > 0 && !b.bad() && b.slc() != slc_op(slc)) return nothing(violations_.mode_mismatch);
-  const bool ok = b.read(shape_, a.page, first, count, out, oob);
+  const bool ok = b.read(shape(a.block), a.page, first, count, out, oob);
   if (b.bad()) return FlashStatus::BadBlock;
   return ok ? FlashStatus::Ok : FlashStatus::Uncorrectable;
 }
@@ -145,9 +157,9 @@ FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const Sector
   NandBlock& b = planes_[a.plane].blocks[a.block];
   if (b.next_page() == 0) b.set_slc(slc_op(slc));
   static const PageOob kDefaultOob{};
+  const NandBlockShape& sh = shape(a.block);
   for (uint32_t i = 0; i < count; ++i)
-    b.program_next(shape_, stamps + size_t(i) * shape_.sectors_per_page,
-                   i < oob_count ? oobs[i] : kDefaultOob, fail);
+    b.program_next(sh, stamps + size_t(i) * sh.sectors_per_page, i < oob_count ? oobs[i] : kDefaultOob, fail);
   return fail ? FlashStatus::ProgramFail : FlashStatus::Ok;
 }
 
@@ -156,8 +168,9 @@ void NandDie::tear(const FlashAddress& a, uint32_t count, bool slc) {
   NandBlock& b = planes_[a.plane].blocks[a.block];
   if (b.next_page() == 0) b.set_slc(slc_op(slc));
   static const PageOob kTornOob{};
-  std::vector<SectorStamp> empty(shape_.sectors_per_page);
-  for (uint32_t i = 0; i < count; ++i) b.program_next(shape_, empty.data(), kTornOob, true);
+  const NandBlockShape& sh = shape(a.block);
+  std::vector<SectorStamp> empty(sh.sectors_per_page);
+  for (uint32_t i = 0; i < count; ++i) b.program_next(sh, empty.data(), kTornOob, true);
 }
 
 FlashStatus NandDie::erase(const FlashAddress& a) {
@@ -180,12 +193,16 @@ FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst,
     ++violations_.plane_mismatch;
     return FlashStatus::ProgramFail;
   }
+  if (large_block(src.block) != large_block(dst.block)) {  // hybrid: no page-size conversion either
+    ++violations_.mode_mismatch;
+    return FlashStatus::ProgramFail;
+  }
   if (!valid_block(src) || count == 0 || src.page >= pages_per_block(slc) ||
       count > pages_per_block(slc) - src.page) {
     ++violations_.address_out_of_range;
     return FlashStatus::ProgramFail;
   }
-  const uint32_t spp = shape_.sectors_per_page;
+  const uint32_t spp = shape(src.block).sectors_per_page;
   scratch_.resize(size_t(count) * spp);
   scratch_oob_.resize(count);
   FlashStatus read_status = FlashStatus::Ok;

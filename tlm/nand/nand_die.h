@@ -40,6 +40,9 @@ class NandDie {
   // Pages of a block operated in the given mode (per-op SLC on an MLC/TLC die: a 1/bits).
   uint32_t pages_per_block(bool slc) const { return slc_op(slc) ? shape_.pages / bits_ : shape_.pages; }
   uint32_t sectors_per_page() const { return shape_.sectors_per_page; }
+  // Hybrid page size: blocks from nand.hybrid_small_blocks_per_plane on have the large page.
+  bool large_block(uint32_t block) const { return block >= small_blocks_; }
+  uint32_t sectors_per_page(const FlashAddress& a) const { return shape(a.block).sectors_per_page; }
 
   // --- timing -----------------------------------------------------------------
   // Page type from the page index: pages of a word line are LSB, (CSB,) MSB in turn
@@ -54,6 +57,13 @@ class NandDie {
     return slc_op(slc) ? t_read_slc_ : t_read_[size_t(page_type(page))];
   }
   sc_core::sc_time program_time(uint32_t page, uint32_t count, bool slc = false) const;
+  // The same for a page of a given block (hybrid page size: large-page blocks have their own timing).
+  const sc_core::sc_time& read_time(const FlashAddress& a, bool slc) const {
+    return large_block(a.block) ? t_read_large_ : read_time(a.page, slc);
+  }
+  sc_core::sc_time program_time(const FlashAddress& a, uint32_t count, bool slc) const {
+    return large_block(a.block) ? program_time_large(a.page, count) : program_time(a.page, count, slc);
+  }
   const sc_core::sc_time& erase_time() const { return t_erase_; }
   const sc_core::sc_time& suspend_time() const { return t_suspend_; }
   const sc_core::sc_time& resume_time() const { return t_resume_; }
@@ -91,6 +101,8 @@ class NandDie {
   uint64_t bad_blocks() const;
 
  private:
+  const NandBlockShape& shape(uint32_t block) const { return large_block(block) ? large_shape_ : shape_; }
+  sc_core::sc_time program_time_large(uint32_t page, uint32_t count) const;
   bool valid_block(const FlashAddress& a) const {
     return a.plane < params_.planes_per_die && a.block < params_.blocks_per_plane;
   }
@@ -104,10 +116,13 @@ class NandDie {
   uint32_t index_;
   uint32_t bits_;  // bits per cell as operated
   NandBlockShape shape_;
+  NandBlockShape large_shape_;  // hybrid page size: blocks [small_blocks_, blocks_per_plane)
+  uint32_t small_blocks_;       // blocks_per_plane when not hybrid
   std::vector<NandPlane> planes_;
   sc_core::sc_time t_read_[3];
   sc_core::sc_time t_prog_[3];
   sc_core::sc_time t_read_slc_, t_prog_slc_;  // per-block SLC mode
+  sc_core::sc_time t_read_large_, t_prog_large_;  // hybrid page size: large-page blocks
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   NandRuleViolations violations_;
   uint64_t rng_;

@@ -16,6 +16,10 @@ struct NandParams {
   uint32_t pages_per_block = 1152;  // TLC pages (3 per word line); SLC mode uses a third
   uint32_t page_bytes = 16384;
   uint32_t spare_bytes_per_page = 2208;
+  // Hybrid page size (IISWC'15 sec. VI): blocks [hybrid_small_blocks_per_plane,
+  // blocks_per_plane) of each plane have hybrid_large_page_bytes pages (0 = off).
+  uint32_t hybrid_small_blocks_per_plane = 0;
+  uint32_t hybrid_large_page_bytes = 0;
 
   // --- cell type ------------------------------------------------------------
   std::string cell_type = "tlc";    // slc | mlc | tlc
@@ -32,6 +36,8 @@ struct NandParams {
   double t_erase_us = 3500.0;
   double t_read_slc_us = 30.0;
   double t_prog_slc_us = 160.0;
+  double t_read_large_us = 0.0;     // hybrid: large-page blocks' read and program times
+  double t_prog_large_us = 0.0;
   double t_suspend_us = 20.0;
   double t_resume_us = 20.0;
 
@@ -63,6 +69,10 @@ struct NandParams {
     // 16384 + 2208 = 18592-byte page: a usual 16 KiB TLC layout (ONFI datasheets); Samsung
     // does not publish its spare size. Spare bytes cross the channel with their sectors.
     b("spare_bytes_per_page", spare_bytes_per_page, "B", "spare (ECC parity + OOB) bytes per page");
+    b("hybrid_small_blocks_per_plane", hybrid_small_blocks_per_plane, "blocks",
+      "hybrid page size: the first N blocks of each plane have page_bytes pages, the rest hybrid_large_page_bytes");
+    b("hybrid_large_page_bytes", hybrid_large_page_bytes, "B",
+      "hybrid page size: page size of a plane's last blocks, a multiple of page_bytes up to 32768 (0 = one page size)");
     b("cell_type", cell_type, "", "slc, mlc or tlc: bits per cell, page types LSB/CSB/MSB");
     b("slc_mode", slc_mode, "",
       "use every MLC/TLC block as SLC: pages_per_block / bits, SLC timings (per-block SLC: FlashOp::slc)");
@@ -80,6 +90,10 @@ struct NandParams {
     // Not published: estimates for SLC mode on a 3D TLC die.
     b("t_read_slc_us", t_read_slc_us, "us", "page read time in SLC mode (estimate)");
     b("t_prog_slc_us", t_prog_slc_us, "us", "page program time in SLC mode (estimate)");
+    b("t_read_large_us", t_read_large_us, "us",
+      "hybrid page size: page read time in large-page blocks (every page type; small blocks use t_read_us)");
+    b("t_prog_large_us", t_prog_large_us, "us",
+      "hybrid page size: page program time in large-page blocks (every page type; erase is t_erase_us for both)");
     b("t_suspend_us", t_suspend_us, "us", "program/erase suspend latency (estimate)");
     b("t_resume_us", t_resume_us, "us", "program/erase resume overhead (estimate)");
     b("multi_plane_same_page", multi_plane_same_page, "",
@@ -105,6 +119,9 @@ struct NandParams {
     return slc_mode ? pages_per_block / bits_per_cell() : pages_per_block;
   }
   uint32_t sectors_per_page() const { return page_bytes / uint32_t(kSectorBytes); }
+  bool hybrid() const { return hybrid_large_page_bytes != 0; }
+  // Blocks of a plane with the small (page_bytes) page: all of them unless hybrid.
+  uint32_t small_blocks_per_plane() const { return hybrid() ? hybrid_small_blocks_per_plane : blocks_per_plane; }
 
   std::string validate() const {
     if (cell_type != "slc" && cell_type != "mlc" && cell_type != "tlc")
@@ -126,6 +143,7 @@ struct NandParams {
     if ((slc_mode || bits_per_cell() > 1) && (t_read_slc_us <= 0 || t_prog_slc_us <= 0))
       return "t_read_slc_us: SLC mode (global or per block) needs positive SLC timings";
     if (t_suspend_us < 0 || t_resume_us < 0) return "t_suspend_us: must not be negative";
+    if (const std::string h = validate_hybrid(); !h.empty()) return h;
     if (factory_bad_blocks_per_die >= uint64_t(planes_per_die) * blocks_per_plane)
       return "factory_bad_blocks_per_die: must leave good blocks";
     if (program_fail_probability < 0 || program_fail_probability > 1)
@@ -145,6 +163,25 @@ struct NandParams {
           return "bad_block_list: '" + item + "' is outside the die";
       }
     }
+    return "";
+  }
+
+  std::string validate_hybrid() const {
+    if (!hybrid()) {
+      if (hybrid_small_blocks_per_plane) return "hybrid_small_blocks_per_plane: needs hybrid_large_page_bytes above 0";
+      if (t_read_large_us || t_prog_large_us) return "t_read_large_us: large-page timings need hybrid_large_page_bytes above 0";
+      return "";
+    }
+    if (hybrid_large_page_bytes <= page_bytes || hybrid_large_page_bytes % page_bytes != 0 ||
+        hybrid_large_page_bytes / kSectorBytes > kMaxSectorsPerPage)
+      return "hybrid_large_page_bytes: must be a multiple of page_bytes (" + std::to_string(page_bytes) +
+             "), above it, up to 32768";
+    if (hybrid_small_blocks_per_plane == 0 || hybrid_small_blocks_per_plane >= blocks_per_plane)
+      return "hybrid_small_blocks_per_plane: must be within 1..blocks_per_plane - 1 (" +
+             std::to_string(blocks_per_plane - 1) + ")";
+    if (t_read_large_us <= 0) return "t_read_large_us: must be positive with hybrid_large_page_bytes";
+    if (t_prog_large_us <= 0) return "t_prog_large_us: must be positive with hybrid_large_page_bytes";
+    if (slc_mode) return "slc_mode: not with hybrid_large_page_bytes (one page size per mode)";
     return "";
   }
 };
