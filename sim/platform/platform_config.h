@@ -7,6 +7,7 @@
 #include "crypto/hpb_crypto_params.h"
 #include "fcc/flash_controller_params.h"
 #include "firmware_params.h"
+#include "host/host_memory_model.h"
 #include "host/host_params.h"
 #include "host/hpb_host_params.h"
 #include "hostif/host_interface_params.h"
@@ -29,6 +30,7 @@ struct PlatformConfig {
   FirmwareParams firmware;
   HpbCryptoParams crypto;
   HpbHostParams hpb_host;  // "hpb.host"; the device's HPB parameters are firmware.hpb ("hpb")
+  HostMemoryParams host_memory;  // the phone's memory and apps (off unless host_memory.enabled)
   LogParams log;
   FaultParams fault;
 
@@ -47,6 +49,7 @@ struct PlatformConfig {
     tree.bind_section("hpb", firmware.hpb);
     tree.bind_section("writebooster", firmware.writebooster);
     tree.bind_section("hpb.host", hpb_host);
+    tree.bind_section("host_memory", host_memory);
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
     firmware.data_buffer_kib = memory.data_buffer_kib;
@@ -54,6 +57,7 @@ struct PlatformConfig {
     std::string hpb_problem = firmware.hpb.validate();
     if (!hpb_problem.empty()) throw ConfigError("hpb." + hpb_problem);
     if (const std::string wb = firmware.writebooster.validate(); !wb.empty()) throw ConfigError("writebooster." + wb);
+    if (const std::string m = host_memory.validate(); !m.empty()) throw ConfigError("host_memory." + m);
     hpb_problem = hpb_host.validate();
     if (!hpb_problem.empty()) throw ConfigError("hpb.host." + hpb_problem);
     const std::string problem = firmware.validate();

@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 #include "config/config_tree.h"
+#include "host/app_launch_tracker.h"
 #include "output/progress_line.h"
 #include "output/run_folder.h"
 #include "platform/power_loss_recovery.h"
@@ -176,6 +177,38 @@ TraceRecorderOptions trace_options(const RunOptions& o) {
   return t;
 }
 
+// stats.json "apps": launches per app and the phone's memory (host_memory.enabled).
+nlohmann::json app_launch_json(const AppLaunchTracker& apps) {
+  nlohmann::json j, per_app = nlohmann::json::object();
+  uint64_t launches = 0, launch_ps = 0, reads = 0, hpb_reads = 0;
+  for (const auto& a : apps.apps()) {
+    per_app[a.name] = {{"launches", a.launches},
+                       {"cold_launches", a.cold_launches},
+                       {"kills", a.kills},
+                       {"mean_launch_ms", a.launches ? double(a.launch_ps) / double(a.launches) * 1e-9 : 0.0},
+                       {"cold_start_ms", double(a.cold_ps) * 1e-9},
+                       {"launch_reads", a.launch_reads},
+                       {"launch_hpb_reads", a.hpb_reads}};
+    launches += a.launches;
+    launch_ps += a.launch_ps;
+    reads += a.launch_reads;
+    hpb_reads += a.hpb_reads;
+  }
+  const auto& m = apps.memory().stats();
+  j["per_app"] = per_app;
+  j["launches"] = launches;
+  j["mean_launch_ms"] = launches ? double(launch_ps) / double(launches) * 1e-9 : 0.0;
+  j["launch_reads"] = reads;
+  j["launch_hpb_hit_ratio"] = reads ? double(hpb_reads) / double(reads) : 0.0;
+  j["cold_launches"] = m.cold_launches;
+  j["kills"] = m.kills;
+  j["kills_avoided"] = m.kills_avoided;
+  j["hpb_bytes_reclaimed"] = m.hpb_bytes_reclaimed;
+  j["regulator_ms"] = double(m.regulator_time_ps) * 1e-9;
+  j["hpb_bytes_counted_at_end"] = apps.hpb_counted_bytes();
+  return j;
+}
+
 }  // namespace
 
 RunResult run_simulation(const RunOptions& o) {
@@ -227,6 +260,16 @@ RunResult run_simulation(const RunOptions& o) {
   const uint64_t spo_ps = power_off_time(config.fault, plan.runtime_ps);
   if (spo_ps && stats.scoreboard()) stats.scoreboard()->track_durability();
   platform->host.set_observer(&stats);
+  std::unique_ptr<AppLaunchTracker> apps;
+  if (config.host_memory.enabled) {
+    RequestSubmitter* names_from = measured.empty() ? nullptr : measured.front().get();
+    auto stream_name = [names_from](uint32_t s) { return names_from ? names_from->stream_name(s) : std::string(); };
+    HpbHostCache* hpb = platform->hpb_host();
+    const bool valve = hpb && hpb->policy().name() == std::string("hpbvalve");
+    // Linux's ufshpb preallocates its pool; HPBvalve allocates as it caches and regulates.
+    apps = std::make_unique<AppLaunchTracker>(config.host_memory, stream_name, hpb, !valve, valve);
+    platform->host.set_app_tracker(apps.get());
+  }
   if (observe) platform->enable_trace(trace_opts, names);
 
   RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline,
@@ -260,10 +303,12 @@ RunResult run_simulation(const RunOptions& o) {
     for (uint32_t i = 0; i < 64; ++i) final_names.push_back(measured.front()->stream_name(i));
     stats.set_stream_names(std::move(final_names));
   }
+  if (apps) apps->finish();
   RunResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const uint64_t end_ps = sc_core::sc_time_stamp().value();
   result.stats = stats.to_json(*platform, end_ps, result.wall_seconds);
+  if (apps) result.stats["apps"] = app_launch_json(*apps);
   result.peak_rss_kib = peak_rss_kib();
   result.stats["peak_rss_mib"] = double(result.peak_rss_kib) / 1024.0;
   result.stats["preset"] = o.preset;

@@ -38,6 +38,8 @@ expect smartphone-beyond-capacity "exceeds the device" -- run --preset test-smal
 expect logical-page-vs-block "logical_page_kib: must divide the block" -- run --preset test-small --set firmware.logical_page_kib=8192 --workload rw=randwrite,count=10
 expect bad-stripe-order "stripe_order" -- run --preset test-small --set firmware.stripe_order=diagonal --workload rw=randwrite,count=10
 expect copy-back-needs-page-units "gc_copy_back: needs write units of one page" -- run --preset test-small --set firmware.gc_copy_back=true --workload rw=randwrite,count=10
+expect bad-host-memory-apps "host_memory.apps: 'chrome' is not name=MiB" -- run --preset test-small --set host_memory.enabled=true --set host_memory.apps=chrome --workload rw=randread,count=10
+expect host-memory-no-apps "host_memory.apps: name at least one app" -- run --preset test-small --set host_memory.enabled=true --workload rw=randread,count=10
 expect bad-hpb-host-policy "hpb.host.policy: must be auto, device, host or hpbvalve" -- run --preset test-small --set hpb.host.policy=lru --workload rw=randread,count=10
 expect poll-below-command "status_poll_ns" -- run --preset test-small --set fcc.status_poll_ns=10 --workload rw=randwrite,count=10
 expect wb-buffer-type "writebooster.buffer_type" -- run --preset test-small --set writebooster.buffer_type=both --workload rw=randwrite,count=10

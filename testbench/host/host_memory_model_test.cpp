@@ -51,7 +51,7 @@ TEST_CASE("host memory: lmkd kills the least recently used background app", "[ho
   CHECK(m.kills_of(b) == 1);
 }
 
-TEST_CASE("host memory: HPB memory adds pressure; without the regulator apps die for it", "[host_memory]") {
+TEST_CASE("host memory: HPB memory adds pressure, without the regulator apps die for it", "[host_memory]") {
   HostMemoryModel m(small_phone());
   const uint32_t a = m.add_app("a", 1000), b = m.add_app("b", 1000);
   uint64_t asked = 0;

@@ -26,11 +26,11 @@ struct Rig {
     cache = std::make_unique<HpbHostCache>(p, d, std::move(policy));
   }
   // A read of sub-region s by app; then every queued READ BUFFER completes.
-  void read(uint32_t app, uint32_t s) {
+  void read(uint32_t app, uint32_t s, bool foreground = true) {
     HostCommand cmd;
     uint64_t host_ns = 0;
     now += 1000000;
-    cache->prepare_read(uint64_t(s) * 1024, 1, cmd, now, host_ns, app);
+    cache->prepare_read(uint64_t(s) * 1024, 1, cmd, now, host_ns, app, foreground);
     drain();
   }
   void drain() {
@@ -95,4 +95,32 @@ TEST_CASE("HPBvalve: the launch profile is bounded and prefetched when the app r
   CHECK(rig.cached(3));
   CHECK(!rig.cached(4));                        // beyond the bound
   CHECK(rig.valve->prefetched_subregions() == 3);
+}
+
+TEST_CASE("HPBvalve: a background app's reads fetch nothing and leave the foreground alone", "[host][hpbvalve]") {
+  Rig rig(8);
+  rig.read(1, 5);
+  rig.read(2, 9, false);  // app 2 in the background: no fetch, no switch
+  CHECK_FALSE(rig.cached(9));
+  CHECK(rig.valve->foreground() == 1);
+  CHECK(rig.valve->switches() == 1);
+  CHECK(rig.valve->list_of(5) == HpbValvePolicy::List::ActiveFg);
+  rig.read(2, 5, false);  // a background read of a cached region keeps it where it is
+  CHECK(rig.valve->list_of(5) == HpbValvePolicy::List::ActiveFg);
+}
+
+TEST_CASE("HPBvalve: shrinking gives back background, then inactive foreground, never active foreground",
+          "[host][hpbvalve]") {
+  Rig rig(8);
+  for (uint32_t s : {1u, 2u}) rig.read(1, s);  // app 1: will be inactive foreground
+  for (uint32_t s : {3u, 4u}) rig.read(2, s);  // app 2: active foreground
+  const uint64_t per_region = rig.cache->stats().memory_bytes / 4;
+  REQUIRE(per_region > 0);
+  CHECK(rig.cache->shrink(per_region) == per_region);  // one region is enough
+  CHECK_FALSE(rig.cached(1));                          // the least recently used inactive foreground
+  CHECK(rig.cached(2));
+  CHECK(rig.cache->shrink(100 * per_region) == per_region);  // the rest of IFG; AFG stays
+  CHECK(rig.cached(3));
+  CHECK(rig.cached(4));
+  CHECK(rig.cache->stats().regulator_drops == 2);
 }

@@ -198,3 +198,56 @@ TEST_CASE("A replayed mobile trace's streams carry its process names in the stat
   REQUIRE(r.stats["streams"].contains("camera-bg"));
   CHECK(r.stats["streams"]["browser"]["count"].get<uint64_t>() == 25);
 }
+
+// Apps in a run (host_memory.enabled) with HPBvalve: launches are counted per app from the
+// streams, the foreground's launch reads become HPB READs once their sub-regions are
+// cached, and the regulator gives HPB memory back when a third app does not fit.
+TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with 0 mismatches",
+          "[system][apps][hpbvalve]") {
+  const std::string path = "system_bench_apps.csv";
+  {
+    // Three apps, each reading three times through its own 100 HPB sub-regions (16 MiB
+    // each: 100 x 32 KiB = 3.1 MiB of host entries per app), launched twice (a b c a b c),
+    // with a background writer for the previous app.
+    std::ofstream out(path);
+    out << "proces,device,rw_flag,sector,size,timestamp\n";
+    const char* const apps[] = {"a", "b", "c"};
+    double t = 0.001;
+    for (int launch = 0; launch < 6; ++launch) {
+      const int app = launch % 3;
+      for (int i = 0; i < 300; ++i) {
+        const uint64_t block = (uint64_t(app) * 100 + uint64_t(i % 100)) * 4096 + (uint64_t(i) * 7) % 4096;
+        out << apps[app] << ",0,R," << block * 8 << ",8," << t << "\n";
+        if (launch > 0 && i % 10 == 0)
+          out << apps[(launch + 2) % 3] << "-bg,0,W," << (uint64_t((launch + 2) % 3) * 100 * 4096 + 3000 + i) * 8 << ",8,"
+              << t << "\n";
+        t += 0.0002;
+      }
+      t += 0.5;
+    }
+  }
+  RunOptions o;
+  o.preset = "ufs31";
+  o.sets = {"hpb.enabled=true", "hpb.host.policy=hpbvalve", "crypto.model=cpp", "host_memory.enabled=true",
+            // 5 MiB above the apps and lmkd's threshold: one app's entries fit, two do not.
+            "host_memory.apps=a=300,b=300,c=300", "host_memory.total_mib=1005", "host_memory.reserved_mib=0",
+            "host_memory.lmk_minfree_mib=100", "host_memory.launch_reads=300"};
+  o.workload = "trace:mobile:" + path;
+  o.precondition_fill_bytes = 5ull << 30;
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  std::remove(path.c_str());
+  INFO(r.stats["apps"].dump(2));
+  CHECK(r.mismatches == 0);
+  const auto& a = r.stats["apps"];
+  CHECK(a["launches"].get<uint64_t>() == 6);
+  CHECK(a["per_app"]["a"]["launches"].get<uint64_t>() == 2);
+  CHECK(a["launch_reads"].get<uint64_t>() == 1800);
+  CHECK(a["cold_launches"].get<uint64_t>() == 3);  // first launches only: nobody is killed
+  CHECK(a["kills"].get<uint64_t>() == 0);
+  CHECK(a["kills_avoided"].get<uint64_t>() >= 1);
+  CHECK(a["hpb_bytes_reclaimed"].get<uint64_t>() > 0);
+  CHECK(a["launch_hpb_hit_ratio"].get<double>() > 0.3);
+  CHECK(a["mean_launch_ms"].get<double>() > 0);
+}

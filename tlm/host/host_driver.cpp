@@ -1,11 +1,14 @@
 #include "host/host_driver.h"
 
+#include "host/app_launch_tracker.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
 #include "common/log.h"
 #include "common/trace_recorder.h"
+#include "host/app_launch_tracker.h"
 #include "host/scsi_cdb.h"
 
 namespace ufs {
@@ -204,8 +207,17 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   slot.command.lun = static_cast<uint8_t>(params_.lun);
   host_scsi::encode_block_request(request, slot.command, slot.bytes.data());
   uint64_t hpb_ns = 0;  // host CPU time of building an HPB READ
+  slot.hpb_read = false;
+  uint32_t app = request.stream;
+  bool foreground = true;
+  if (apps_) {
+    const AppLaunchTracker::Role role = apps_->on_issue(request, now_ps());
+    app = role.known ? role.app : ~0u;
+    foreground = role.known && role.foreground;
+  }
   if (hpb_) {
-    if (request.op == BlockOp::Read) hpb_->prepare_read(request.lba, request.blocks, slot.command, now_ps(), hpb_ns, request.stream);
+    if (request.op == BlockOp::Read)
+      slot.hpb_read = hpb_->prepare_read(request.lba, request.blocks, slot.command, now_ps(), hpb_ns, app, foreground);
     else if (request.op == BlockOp::Write || request.op == BlockOp::Unmap) hpb_->on_write(request.lba, request.blocks);
   }
 
@@ -428,6 +440,7 @@ void HostDriver::complete(uint8_t tag) {
     }
     if (observer_) observer_->on_complete(rec);
     if (hpb_) hpb_->on_response(r, now_ps());
+    if (apps_) apps_->on_complete(rec, slot.hpb_read, now_ps());
     --submitters_[static_cast<size_t>(slot.submitter)]->outstanding;
   } else {
     ++counters_.raw;

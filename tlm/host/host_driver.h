@@ -33,6 +33,7 @@
 namespace ufs {
 
 class TraceRecorder;
+class AppLaunchTracker;
 
 // An arbitrary command for tests and management features (INQUIRY, READ CAPACITY,
 // TEST UNIT READY, malformed CDBs...). The driver assigns the tag; `command.lun`,
@@ -81,6 +82,8 @@ class HostDriver : public sc_core::sc_module {
   // HPB (nullptr = off): reads become HPB READ when the cache has their entries; the cache's
   // READ BUFFER / WRITE BUFFER commands go out as raw commands when it allows.
   void set_hpb(HpbHostCache* hpb) { hpb_ = hpb; }
+  // Apps on the phone (nullptr = off): foreground switches, launches, the memory model.
+  void set_app_tracker(AppLaunchTracker* apps) { apps_ = apps; }
   // Observability (nullptr = off): a timeline slice per command from issue to completion
   // on a track per (stream, tag) in a group per stream; outstanding commands and the
   // software queue as waves and counters. stream_names[i] names stream i (may be short).
@@ -122,6 +125,7 @@ class HostDriver : public sc_core::sc_module {
     CommandResponse response;
     RawCallback raw_done;
     bool raw_stamps_out = false;         // raw DATA OUT carries stamps
+    bool hpb_read = false;               // sent as HPB READ
     Upiu upiu;                           // COMMAND / DATA OUT (links forward synchronously)
     tlm::tlm_generic_payload payload;
   };
@@ -152,6 +156,7 @@ class HostDriver : public sc_core::sc_module {
   HostParams params_;
   HostObserver* observer_ = nullptr;
   HpbHostCache* hpb_ = nullptr;
+  AppLaunchTracker* apps_ = nullptr;
   std::vector<std::unique_ptr<SubmitterState>> submitters_;
   size_t round_robin_ = 0;
   std::unique_ptr<TagSlot[]> slots_;

@@ -14,7 +14,35 @@ std::string HostMemoryParams::validate() const {
   if (total_mib == 0) return "total_mib: must be above 0";
   if (reserved_mib + lmk_minfree_mib >= total_mib)
     return "reserved_mib: reserved_mib + lmk_minfree_mib must be below total_mib";
+  if (enabled && launch_reads == 0) return "launch_reads: must be at least 1";
+  if (enabled) {
+    try {
+      if (app_list().empty()) return "apps: name at least one app (\"name=MiB,...\")";
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+  }
   return "";
+}
+
+std::vector<std::pair<std::string, uint64_t>> HostMemoryParams::app_list() const {
+  std::vector<std::pair<std::string, uint64_t>> list;
+  size_t at = 0;
+  while (at < apps.size()) {
+    size_t end = apps.find(',', at);
+    if (end == std::string::npos) end = apps.size();
+    const std::string item = apps.substr(at, end - at);
+    const size_t eq = item.find('=');
+    const std::string name = eq == std::string::npos ? item : item.substr(0, eq);
+    const std::string mib = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (name.empty() || mib.empty() || mib.find_first_not_of("0123456789") != std::string::npos || mib.size() > 9)
+      throw std::invalid_argument("apps: '" + item + "' is not name=MiB (e.g. chrome=700)");
+    for (const auto& [other, ws] : list)
+      if (other == name) throw std::invalid_argument("apps: '" + name + "' listed twice");
+    list.emplace_back(name, std::stoull(mib));
+    at = end + 1;
+  }
+  return list;
 }
 
 HostMemoryModel::HostMemoryModel(const HostMemoryParams& params) : params_(params) {

@@ -12,11 +12,19 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ufs {
 
 struct HostMemoryParams {
+  // In a run (section "host_memory"): off unless enabled; apps and their working sets
+  // come from `apps`; a workload stream named like an app is that app in the foreground,
+  // one named app + background_suffix is the same app working in the background.
+  bool enabled = false;
+  std::string apps;                       // "name=MiB,name=MiB,..." (working sets)
+  std::string background_suffix = "-bg";
+  uint32_t launch_reads = 1500;           // reads after a foreground switch that make up the launch
   uint64_t total_mib = 8192;            // DRAM of the phone
   uint64_t reserved_mib = 3072;         // kernel, system server, SurfaceFlinger, caches lmkd never frees
   uint64_t lmk_minfree_mib = 256;       // lmkd kills while free memory is below this
@@ -27,6 +35,10 @@ struct HostMemoryParams {
 
   template <class B>
   void bind(B& b) {
+    b("enabled", enabled, "", "model the phone's memory, app switches and launches in the run (stats.json \"apps\")");
+    b("apps", apps, "", "apps and their resident working sets: \"name=MiB,name=MiB\" (stream names select them)");
+    b("background_suffix", background_suffix, "", "a stream named APP + this suffix is APP running in the background");
+    b("launch_reads", launch_reads, "reads", "reads after a foreground switch that make up the app's launch");
     b("total_mib", total_mib, "MiB", "host DRAM");
     b("reserved_mib", reserved_mib, "MiB", "memory lmkd never frees (kernel, system services)");
     b("lmk_minfree_mib", lmk_minfree_mib, "MiB", "lmkd kills background apps while free memory is below this");
@@ -36,6 +48,8 @@ struct HostMemoryParams {
     b("cold_launch_ms", cold_launch_ms, "ms", "extra launch time of an app that was killed or never started");
   }
   std::string validate() const;
+  // `apps` parsed: (name, working set MiB); throws std::invalid_argument naming the problem.
+  std::vector<std::pair<std::string, uint64_t>> app_list() const;
 };
 
 class HostMemoryModel {

@@ -41,12 +41,13 @@ HpbHostCache::HpbHostCache(const HpbHostParams& params, const HpbDeviceInfo& dev
 // ---------------------------------------------------------------- the read path
 
 bool HpbHostCache::prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns,
-                                uint32_t stream) {
+                                uint32_t app, bool foreground) {
   ++stats_.reads_seen;
   if (now_ps >= next_tick_ps_) tick(now_ps);
   const uint32_t s = uint32_t(lba / device_.subregion_blocks);
   if (s >= subs_.size()) return false;
-  policy_->on_app(*this, stream, now_ps);
+  read_foreground_ = foreground;
+  if (foreground) policy_->on_app(*this, app, now_ps);
   policy_->on_read(*this, s, now_ps);
   touch_region(region_of(s), now_ps);
   Sub& sub = subs_[s];
@@ -196,6 +197,22 @@ void HpbHostCache::drop_region(uint32_t region, bool tell_device) {
     g.in_lru = false;
   }
   if (had && tell_device) inactivate_queue_.push_back(region);
+}
+
+uint64_t HpbHostCache::shrink(uint64_t bytes) {
+  const uint64_t before = stats_.memory_bytes;
+  const bool valve = policy_->name() == std::string("hpbvalve");
+  while (before - stats_.memory_bytes < bytes) {
+    int64_t victim = policy_->choose_victim(*this, UINT32_MAX);
+    if (victim < 0 && !valve) {  // the cache's own LRU order (HPBvalve never gives up its active foreground)
+      for (uint32_t r : lru_)
+        if (!pinned(r) && regions_[r].queued_subs == 0) { victim = r; break; }
+    }
+    if (victim < 0) break;
+    drop_region(uint32_t(victim), device_.host_control || policy_->name() == std::string("host"));
+    ++stats_.regulator_drops;
+  }
+  return before - stats_.memory_bytes;
 }
 
 void HpbHostCache::tick(uint64_t now_ps) {

@@ -50,6 +50,7 @@ struct HpbHostStats {
   uint64_t peak_memory_bytes = 0;
   uint64_t lookup_ns = 0;            // host CPU spent building HPB READs
   uint64_t map_copy_ns = 0;          // host time copying READ BUFFER data into the cache
+  uint64_t regulator_drops = 0;      // regions dropped to give memory back (shrink)
 };
 
 class HpbHostCache;
@@ -96,9 +97,10 @@ class HpbHostCache {
 
   // A block read about to be issued: returns true and rewrites cmd's CDB into HPB READ when
   // its entries are cached and clean; host_ns gets the host CPU time this costs.
-  // stream: the workload stream (app) issuing it.
+  // app: the app (workload stream) issuing it; foreground: it is the foreground app's read
+  // (false: a background app's or the system's; the policy sees it through read_foreground()).
   bool prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd, uint64_t now_ps, uint64_t& host_ns,
-                    uint32_t stream = 0);
+                    uint32_t app = 0, bool foreground = true);
   // The host writes or unmaps these blocks: their cached entries are dirty from now on.
   void on_write(uint64_t lba, uint64_t blocks);
   // Every RESPONSE of a block command passes here (HPB sense data).
@@ -134,6 +136,12 @@ class HpbHostCache {
   // Drop a region's entries; tell_device: WRITE BUFFER 0x01 (host control mode).
   void drop_region(uint32_t region, bool tell_device);
   void touch_region(uint32_t region, uint64_t now_ps);
+  // The read being prepared comes from the foreground app (policies' on_read may ask).
+  bool read_foreground() const { return read_foreground_; }
+  // Memory pressure (HPBvalve's regulator): drop regions in the policy's eviction order
+  // until at least `bytes` of host memory are free or nothing more may go; returns the
+  // bytes freed.
+  uint64_t shrink(uint64_t bytes);
   uint64_t region_last_read(uint32_t r) const { return regions_[r].last_read_ps; }
   uint32_t& region_expiries(uint32_t r) { return regions_[r].expiries; }
   const std::deque<uint32_t>& lru() const { return lru_; }
@@ -180,6 +188,7 @@ class HpbHostCache {
   std::deque<uint32_t> inactivate_queue_;
   uint32_t in_flight_ = 0;
   uint64_t next_tick_ps_ = 0;
+  bool read_foreground_ = true;
   HpbHostStats stats_;
 };
 

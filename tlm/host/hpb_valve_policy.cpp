@@ -28,6 +28,17 @@ void HpbValvePolicy::on_app(HpbHostCache& cache, uint32_t app, uint64_t) {
 
 void HpbValvePolicy::on_read(HpbHostCache& cache, uint32_t s, uint64_t) {
   setup(cache);
+  // A background app's or the system's read: no profile, no fetch of its own (the
+  // device's recommendations bring such regions in as background); it refreshes the
+  // region's place in whichever list holds it.
+  if (!cache.read_foreground()) {
+    if (cache.state(s) != HpbHostCache::SubState::Inactive) {
+      const uint32_t region = cache.region_of(s);
+      const List l = lists_->list_of(region);
+      lists_->touch(region, l == List::None ? List::Background : l);
+    }
+    return;
+  }
   // Record the launch profile: the sub-regions of the first profile_reads_ reads.
   if (foreground_ != UINT32_MAX) {
     uint32_t& reads = launch_reads_[foreground_];

@@ -1,0 +1,43 @@
+// App-switching scenarios built from real phone traces (HPBvalve study, issue #8): each
+// app is one recorded session (a mobile CSV of its block I/O); the user launches the
+// apps in a given order. A launch replays the first `launch_requests` requests of the
+// app's session (every relaunch re-reads the same code and data, as a cold or warm start
+// does), all under the app's name (the foreground stream). Meanwhile the app that was in
+// the foreground before keeps working in the background: its session goes on from where
+// it stopped, under the name APP + "-bg", over the same span of time. After each launch
+// the phone idles for `idle_between_s`. Gaps inside a session longer than `max_gap_us`
+// are cut to it (a launch is a burst; the recorded sessions have long idle periods).
+// Output: a mobile CSV (proces,device,rw_flag,sector,size,timestamp) for --workload
+// trace:mobile:PATH with the host memory model's apps named like the sessions.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ufs {
+
+struct AppSession {
+  std::string name;   // the app's name in the scenario (stream name)
+  std::string trace;  // its recorded session: mobile CSV (optionally .gz)
+};
+
+struct AppSwitchScenario {
+  std::vector<AppSession> apps;
+  std::vector<uint32_t> order;        // launches, as indexes into apps
+  uint32_t launch_requests = 3000;    // requests of a session that make up its launch
+  uint32_t max_gap_us = 2000;         // longer gaps inside a session are cut to this
+  double idle_between_s = 1.0;        // phone idle after each launch
+  std::string background_suffix = "-bg";
+};
+
+struct AppSwitchSummary {
+  uint64_t launch_reads = 0, launch_writes = 0;  // summed over every launch
+  uint64_t background_reads = 0, background_writes = 0;
+  double duration_s = 0;
+};
+
+// Writes the scenario to out_path; throws WorkloadError naming the trace file:line on
+// a malformed session, or when a session has no requests.
+AppSwitchSummary write_app_switch_scenario(const AppSwitchScenario& scenario, const std::string& out_path);
+
+}  // namespace ufs
