@@ -72,15 +72,13 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   // Hybrid: one filling host unit per pool (small, large).
   host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : hybrid_ ? 2 : 1, kNone);
   if (hybrid_) {
-    // Each pool takes no more valid data than its share of the exported capacity, less the
-    // free blocks its GC keeps on every die (hybrid_pool sends the rest to the other pool).
+    // Each pool takes no more valid data than its share of the exported capacity (the shares
+    // add up to it, so a piece always finds a pool with room; hybrid_pool).
     const uint64_t planes = uint64_t(geometry.dies()) * geometry.planes_per_die;
     const uint32_t blocks[2] = {geometry.small_blocks_per_plane, geometry.blocks_per_plane - geometry.small_blocks_per_plane};
     for (uint32_t large = 0; large < 2; ++large) {
       const uint64_t block_sectors = uint64_t(geometry.pages_per_block) * (large ? large_capacity() : spp_);
-      const double share = double(planes * blocks[large] * block_sectors) * (1.0 - params.over_provisioning);
-      const double kept = double(geometry.dies()) * (params.gc_stop_free_blocks + 2) * double(block_sectors);
-      pool_limit_[large] = share > kept ? uint64_t(share - kept) : 0;
+      pool_limit_[large] = uint64_t(double(planes * blocks[large] * block_sectors) * (1.0 - params.over_provisioning));
     }
   }
   entries_per_map_page_ = geometry.page_bytes / 4;
@@ -1045,6 +1043,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
       gc_moved(lba, u.old_ppa[s], ppa);
     }
   }
+  if (u.stream == WriteStream::Host) stats_.host_page_sectors += u.capacity;
   if (wb_ && u.stream == WriteStream::Host)
     (u.slc ? wb_->stats().slc_write_sectors : wb_->stats().tlc_write_sectors) += u.assigned;
   for (uint8_t tag : u.sync_tags) {

@@ -35,6 +35,8 @@ struct FirmwareStats {
   uint64_t flash_reads = 0;            // host data page reads
   uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
   uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
+  uint64_t host_page_sectors = 0;      // page space programmed for host data: whole host units (data,
+                                       // read-modify-write fill, padding); space utilisation's denominator
   uint64_t gc_victims = 0;
   uint64_t bg_gc_victims = 0;          // of which cleaned in idle time (background GC)
   uint64_t gc_moved_sectors = 0;

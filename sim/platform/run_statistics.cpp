@@ -144,6 +144,15 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["flash_reads"] = f.flash_reads;
   ftl["host_program_sectors"] = f.host_program_sectors;
   ftl["padding_sectors"] = f.padding_sectors;
+  ftl["host_page_sectors"] = f.host_page_sectors;
+  // The counters above are since power-up; these count the measured phase alone (space utilisation).
+  // (A power loss restarts the firmware's counters: then they are the measured phase's already.)
+  auto since = [](uint64_t now, uint64_t start) { return now >= start ? now - start : now; };
+  ftl["measured"] = {{"host_write_blocks", since(f.host_write_blocks, ftl_at_start_.host_write_blocks)},
+                     {"host_program_sectors", since(f.host_program_sectors, ftl_at_start_.host_program_sectors)},
+                     {"padding_sectors", since(f.padding_sectors, ftl_at_start_.padding_sectors)},
+                     {"host_page_sectors", since(f.host_page_sectors, ftl_at_start_.host_page_sectors)},
+                     {"gc_victims", since(f.gc_victims, ftl_at_start_.gc_victims)}};
   ftl["gc_victims"] = f.gc_victims;
   ftl["bg_gc_victims"] = f.bg_gc_victims;
   ftl["gc_moved_sectors"] = f.gc_moved_sectors;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include "device_firmware.h"
 #include "host/host_observer.h"
 #include "output/idle_arrival_counter.h"
 #include "output/latency_histogram.h"
@@ -26,6 +27,8 @@ class RunStatistics : public HostObserver {
 
   // Start of the measured phase: forget what the precondition phase did (the scoreboard keeps it).
   void start_measurement(uint64_t now_ps);
+  // ... and the firmware's counters then, for stats.json's ftl.measured (the measured phase alone).
+  void mark_firmware_start(const FirmwareStats& f) { ftl_at_start_ = f; }
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
 
   Scoreboard* scoreboard() { return scoreboard_.get(); }
@@ -37,6 +40,7 @@ class RunStatistics : public HostObserver {
   nlohmann::json to_json(UfsPlatform& platform, uint64_t end_ps, double wall_seconds) const;
 
  private:
+  FirmwareStats ftl_at_start_{};
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];
   std::map<uint32_t, LatencyHistogram> by_stream_;

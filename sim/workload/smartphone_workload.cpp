@@ -66,6 +66,10 @@ SmartphoneSpec parse_smartphone_spec(const std::string& spec) {
     out.offset_bytes = parse_size("offset", *v);
     if (out.offset_bytes % kLogicalBlockBytes != 0) throw WorkloadError("offset: '" + *v + "' is not a multiple of 4 KiB");
   }
+  if (auto v = opts.take("prefill")) {
+    if (*v != "0" && *v != "1") throw WorkloadError("prefill: '" + *v + "' must be 0 or 1");
+    out.prefill = *v == "1";
+  }
   opts.finish();
   return out;
 }
@@ -252,6 +256,17 @@ SmartphoneWorkload::~SmartphoneWorkload() = default;
 const SmartphoneAppModel& SmartphoneWorkload::model(uint32_t stream) const { return *models_.at(stream); }
 
 bool SmartphoneWorkload::next(BlockRequest& out) {
+  while (generate(out)) {
+    if (!spec_.prefill) return true;
+    if (out.op != BlockOp::Read) continue;  // prefill: the reads' extents only, written at once
+    out.op = BlockOp::Write;
+    out.arrival_ps = 0;
+    return true;
+  }
+  return false;
+}
+
+bool SmartphoneWorkload::generate(BlockRequest& out) {
   while (visit_ < visits_.size() && in_visit_ >= visit_limits_[visit_]) {
     ++visit_;
     in_visit_ = 0;

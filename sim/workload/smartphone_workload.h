@@ -50,6 +50,9 @@ struct SmartphoneSpec {
   uint32_t qd = 32;
   uint64_t span_bytes = 4ull << 30;
   uint64_t offset_bytes = 0;
+  // The stream's reads as writes of the same extents, back to back, its writes left out: a
+  // precondition that puts data wherever the stream will read (SSDsim pre-processes a trace so).
+  bool prefill = false;
 };
 
 bool is_smartphone_spec(const std::string& spec);
@@ -97,6 +100,7 @@ class SmartphoneWorkload : public RequestSubmitter {
   class AppGenerator;
 
  private:
+  bool generate(BlockRequest& out);  // the stream's next request as generated
   SmartphoneSpec spec_;
   std::vector<std::string> streams_;                        // distinct apps, by stream id
   std::vector<std::unique_ptr<SmartphoneAppModel>> models_;  // stable addresses: generators refer to them

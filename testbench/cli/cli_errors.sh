@@ -45,5 +45,7 @@ expect poll-below-command "status_poll_ns" -- run --preset test-small --set fcc.
 expect wb-buffer-type "writebooster.buffer_type" -- run --preset test-small --set writebooster.buffer_type=both --workload rw=randwrite,count=10
 expect wb-buffer-too-big "writebooster.buffer_mib" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=100000 --set nand.pages_per_block=144 --workload rw=randwrite,count=10
 expect wb-unit-vs-slc-block "must divide an SLC block" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=8 --workload rw=randwrite,count=10
+expect hybrid-page-size "nand.hybrid_large_page_bytes: must be a multiple of page_bytes" -- run --preset iiswc15-emmc-hps --set nand.hybrid_large_page_bytes=6144 --workload rw=randwrite,count=10
+expect hybrid-needs-one-page-units "firmware.program_pages: must be 1 with hybrid page size" -- run --preset iiswc15-emmc-hps --set firmware.program_pages=2 --workload rw=randwrite,count=10
 echo "$((cases - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

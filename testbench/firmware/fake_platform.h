@@ -83,6 +83,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
       case FlashOpcode::Erase: {
         latency = 3'000'000'000;
         ++erases_;
+        large_erases_ += geo_.large_block(op.address.block);
         for (uint32_t p = 0; p < geo_.pages_per_block; ++p) pages_.erase(key(op.address, p));
         block_slc_.erase(key(op.address, 0));
         break;
@@ -251,6 +252,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
   uint64_t mode_violations_ = 0, slc_ops_ = 0;
   uint64_t small_page_ops_ = 0, large_page_ops_ = 0;  // hybrid page size: reads/programs by the block's page size
+  uint64_t large_erases_ = 0;                           // ... and erases of large-page blocks
   uint32_t spp_of(const FlashAddress& a) const {
     return geo_.large_block(a.block) ? geo_.large_sectors_per_page() : geo_.sectors_per_page();
   }

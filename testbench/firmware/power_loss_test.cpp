@@ -148,8 +148,8 @@ struct PowerLossRig {
   }
 };
 
-void power_loss_cycles(FirmwareParams p, uint32_t cycles) {
-  PowerLossRig r(p);
+void power_loss_cycles(FirmwareParams p, uint32_t cycles, FlashGeometry g = spo_geometry()) {
+  PowerLossRig r(p, g);
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);  // 400 ms: the device is full and GC runs
   REQUIRE(r.fw->stats().gc_victims > 0);
@@ -285,4 +285,19 @@ TEST_CASE("Sudden power-off with WriteBooster (SLC buffer, idle flushes) loses n
   CHECK(cut_in_flush > 0);
   CHECK(r.hw.violations_ == 0);
   CHECK(r.hw.mode_violations_ == 0);
+}
+
+// Hybrid page size: 4 KiB- and 8 KiB-page blocks in each plane, writes split between them;
+// the recovery scan reads each block with its own page size.
+TEST_CASE("Sudden power-off with hybrid page size loses no durable block", "[firmware][power-loss][hybrid]") {
+  FlashGeometry g = spo_geometry();
+  g.page_bytes = 4096;
+  g.blocks_per_plane = 24;
+  g.pages_per_block = 64;
+  g.small_blocks_per_plane = 16;
+  g.large_page_bytes = 8192;
+  FirmwareParams p = spo_params();
+  p.program_pages = 1;
+  REQUIRE(p.validate_for(g).empty());
+  power_loss_cycles(p, 15, g);
 }

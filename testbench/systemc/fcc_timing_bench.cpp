@@ -264,6 +264,49 @@ TEST_CASE("FCC: Program: DMA from the buffer, command + data-in per page, one-sh
   CHECK(b.buf.reads == 2);
 }
 
+// Hybrid page size (seed 002 Table V): blocks 0-3 of a plane have 4 KiB pages with 4PS's
+// timing, blocks 4-7 8 KiB pages with 8PS's; each page crosses the bus with its own size.
+TEST_CASE("FCC: Hybrid page size: a large-page block reads and programs with its own time and size",
+          "[fcc][timing][hybrid]") {
+  NandParams n = test_nand();
+  n.cell_type = "mlc";
+  n.program_one_shot = false;
+  n.page_bytes = 4096;
+  n.t_read_us = 160;
+  n.t_prog_us = 1385;
+  n.hybrid_small_blocks_per_plane = 4;
+  n.hybrid_large_page_bytes = 8192;
+  n.t_read_large_us = 244;
+  n.t_prog_large_us = 1491;
+  REQUIRE(n.validate() == "");
+  Bench b(test_fcc(), n);
+  CHECK(b.fcc.geometry().hybrid());
+  CHECK(b.fcc.geometry().total_sectors() == 4ull * 2 * 12 * (4 * 1 + 4 * 2));  // 4 dies x 2 planes
+  b.buf.sectors[8] = SectorStamp{1000, 7};
+  b.buf.sectors[9] = SectorStamp{1001, 7};
+  Driver drv("drv", [&] {
+    // Die 0 (channel 0) a small page, die 2 (channel 1) a large page: independent.
+    b.fcc.submit(program_op(0, 0, 3, 0, 1, 0, 1), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(program_op(2, 0, 4, 0, 2, 8 * 4096, 1), sc_core::SC_ZERO_TIME);
+    sc_core::wait(ns(2000000));
+    b.fcc.submit(read_op(0, 0, 3, 0, 3, 0), sc_core::SC_ZERO_TIME);   // whole 4 KiB page
+    b.fcc.submit(read_op(2, 0, 4, 0, 4, 0, 0, 16 * 4096), sc_core::SC_ZERO_TIME);  // whole 8 KiB page
+  });
+  sc_core::sc_start();
+  // Program: buffer 10 ns, command 100 ns + data-in (4096 or 8192 ns at 1 ns/B), tPROG.
+  CHECK(b.rec.of(1).t == ns(10 + 100 + 4096 + 1385000));
+  CHECK(b.rec.of(2).t == ns(10 + 100 + 8192 + 1491000));
+  // Read: command, tR, data-out of the page, ECC, DMA.
+  CHECK(b.rec.of(3).t == ns(2000000 + 100 + 160000 + 4096 + 500 + 10));
+  CHECK(b.rec.of(4).t == ns(2000000 + 100 + 244000 + 8192 + 500 + 10));
+  CHECK(b.fcc.channel_bytes(1) == 2 * 8192);
+  CHECK(b.fcc.channel_bytes(0) == 2 * 4096);
+  // Both sectors of the large page came back (the program took them from buffer sectors 8-9).
+  CHECK(b.buf.sectors[16] == (SectorStamp{1000, 7}));
+  CHECK(b.buf.sectors[17] == (SectorStamp{1001, 7}));
+  CHECK(b.fcc.nand_die(2).violations().total() == 0);
+}
+
 TEST_CASE("FCC: Erase: command + tBERS, erase count per block", "[fcc][timing]") {
   Bench b;
   Driver drv("drv", [&] {

@@ -303,3 +303,62 @@ TEST_CASE("NAND: A package holds its dies with global indices", "[nand]") {
   CHECK(pkg.die(0).index() == 8);
   CHECK(pkg.die(3).index() == 11);
 }
+
+TEST_CASE("NAND: hybrid page size: large-page blocks store, time and check their own pages", "[nand][hybrid]") {
+  NandParams p = small_tlc();
+  p.cell_type = "mlc";
+  p.program_one_shot = false;
+  p.pages_per_block = 8;
+  p.page_bytes = 4096;
+  p.t_read_us = 160;
+  p.t_prog_us = 1385;
+  p.hybrid_small_blocks_per_plane = 6;
+  p.hybrid_large_page_bytes = 8192;
+  p.t_read_large_us = 244;
+  p.t_prog_large_us = 1491;
+  REQUIRE(p.validate() == "");
+  NandDie d(p, 0);
+  CHECK_FALSE(d.large_block(5));
+  CHECK(d.large_block(6));
+  CHECK(d.sectors_per_page(at(0, 5, 0)) == 1);
+  CHECK(d.sectors_per_page(at(0, 6, 0)) == 2);
+  CHECK(d.read_time(at(0, 5, 1), false) == sc_time(160, SC_US));
+  CHECK(d.read_time(at(0, 6, 1), false) == sc_time(244, SC_US));
+  CHECK(d.program_time(at(0, 5, 0), 2, false) == sc_time(2 * 1385, SC_US));
+  CHECK(d.program_time(at(0, 6, 0), 2, false) == sc_time(2 * 1491, SC_US));
+  // Two 8 KiB pages: 2 sectors each, both read back; a third sector is out of the page.
+  std::vector<SectorStamp> s = {{10, 1}, {11, 1}, {12, 1}, {13, 1}};
+  std::vector<PageOob> o(2);
+  o[1].lba[1] = 13;
+  REQUIRE(d.program(at(1, 7, 0), 2, s.data(), o.data(), 2) == FlashStatus::Ok);
+  SectorStamp out[2];
+  PageOob oob;
+  REQUIRE(d.read(at(1, 7, 1), 0, 2, out, &oob) == FlashStatus::Ok);
+  CHECK(out[0] == (SectorStamp{12, 1}));
+  CHECK(out[1] == (SectorStamp{13, 1}));
+  CHECK(oob.lba[1] == 13);
+  CHECK(d.read(at(1, 7, 1), 1, 2, out, nullptr) == FlashStatus::Uncorrectable);
+  CHECK(d.violations().address_out_of_range == 1);
+  // A small-page block holds one sector per page.
+  REQUIRE(d.program(at(1, 0, 0), 1, s.data(), o.data(), 1) == FlashStatus::Ok);
+  CHECK(d.read(at(1, 0, 0), 0, 2, out, nullptr) == FlashStatus::Uncorrectable);
+  // Copy-back cannot change the page size.
+  CHECK(d.copy_back(at(1, 0, 0), at(1, 7, 2), 1) == FlashStatus::ProgramFail);
+  CHECK(d.violations().mode_mismatch == 1);
+
+  NandParams bad = p;
+  bad.hybrid_large_page_bytes = 6144;
+  CHECK(bad.validate().rfind("hybrid_large_page_bytes:", 0) == 0);
+  bad = p;
+  bad.hybrid_small_blocks_per_plane = p.blocks_per_plane;
+  CHECK(bad.validate().rfind("hybrid_small_blocks_per_plane:", 0) == 0);
+  bad = p;
+  bad.t_prog_large_us = 0;
+  CHECK(bad.validate().rfind("t_prog_large_us:", 0) == 0);
+  bad = p;
+  bad.hybrid_large_page_bytes = 0;
+  CHECK(bad.validate().rfind("hybrid_small_blocks_per_plane:", 0) == 0);
+  bad = p;
+  bad.slc_mode = true;
+  CHECK(bad.validate().rfind("slc_mode:", 0) == 0);
+}

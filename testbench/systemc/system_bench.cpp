@@ -118,6 +118,28 @@ TEST_CASE("The firmware loads its session key into the crypto engine over the bu
   CHECK(p.firmware().stats().crypto_rejected == 0);
 }
 
+TEST_CASE("Hybrid page size: mixed I/O on 4 KiB- and 8 KiB-page blocks with GC and 0 mismatches", "[system][hybrid]") {
+  // The IISWC'15 HPS eMMC shrunk to 64 MiB (16 + 8 blocks of 64 pages per plane), overwritten
+  // by random reads and writes of 4-36 KiB: both pools fill and GC runs on real dies.
+  RunOptions o;
+  o.preset = "iiswc15-emmc-hps";
+  o.workload = "rw=randrw,rwmixread=30,bsrange=4k-36k,iodepth=8,count=20000,size=40m,seed=3";
+  o.sets = {"nand.blocks_per_plane=24", "nand.hybrid_small_blocks_per_plane=16", "nand.pages_per_block=64",
+            "firmware.over_provisioning=0.25"};
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  INFO(r.stats["ftl"].dump(2));
+  CHECK(r.mismatches == 0);
+  CHECK(r.stats["scoreboard"]["checked_blocks"].get<uint64_t>() > 20000);
+  const auto& ftl = r.stats["ftl"];
+  CHECK(ftl["host_write_blocks"].get<uint64_t>() > 2 * ftl["logical_blocks"].get<uint64_t>());
+  CHECK(ftl["gc_victims"].get<uint64_t>() > 100);
+  CHECK(ftl["host_page_sectors"].get<uint64_t>() == ftl["host_program_sectors"].get<uint64_t>());  // no padding
+  CHECK(r.stats["flash"]["rule_violations"].get<uint64_t>() == 0);
+  CHECK(r.stats["errors"].get<uint64_t>() == 0);
+}
+
 TEST_CASE("WriteBooster: SLC buffer writes, idle flushes and GC on real dies with 0 mismatches", "[system][writebooster]") {
   // Random mixed I/O with think time: the buffer fills, idle gaps flush it into TLC, the
   // device is overwritten (GC runs); every SLC block is accessed in SLC mode by the dies.

@@ -249,3 +249,28 @@ TEST_CASE("smartphone: an app-switch scenario runs the apps in sequence as separ
   }
   CHECK(make_workload_plan("smartphone:music+twitter", kDevice64G).expected_requests == 6913 + 13807);
 }
+
+TEST_CASE("smartphone: prefill=1 writes exactly the extents the stream reads, at once", "[workload][smartphone]") {
+  auto draw = [](const std::string& spec) {
+    auto w = make_workload(spec, kDevice64G);
+    std::vector<BlockRequest> out;
+    BlockRequest r;
+    while (w[0]->next(r)) out.push_back(r);
+    return out;
+  };
+  const auto run = draw("smartphone:music,count=3000,seed=4");
+  const auto fill = draw("smartphone:music,count=3000,seed=4,prefill=1");
+  std::vector<BlockRequest> reads;
+  for (const auto& r : run)
+    if (r.op == BlockOp::Read) reads.push_back(r);
+  REQUIRE(reads.size() > 100);
+  REQUIRE(reads.size() < run.size());  // music writes too: those are left out
+  REQUIRE(fill.size() == reads.size());
+  for (size_t i = 0; i < fill.size(); ++i) {
+    CHECK(fill[i].op == BlockOp::Write);
+    CHECK(fill[i].lba == reads[i].lba);
+    CHECK(fill[i].blocks == reads[i].blocks);
+    CHECK(fill[i].arrival_ps == 0);
+  }
+  CHECK_THROWS_WITH(make_workload("smartphone:music,prefill=yes", kDevice64G), "prefill: 'yes' must be 0 or 1");
+}

@@ -1,0 +1,218 @@
+// Hybrid page size (IISWC'15 sec. VI) on the fake platform: each plane's last blocks have
+// 8 KiB pages, the rest 4 KiB pages; the FTL splits every write into whole aligned 8 KiB
+// chunks (large pages) and 4 KiB pieces (small pages), keeps the two kinds of blocks as
+// pools with their own GC, and pads nothing.
+#include <catch2/catch.hpp>
+#include <random>
+#include "fake_platform.h"
+
+using namespace ufs;
+using namespace ufs::test;
+
+namespace {
+
+FlashGeometry hybrid_geometry() {
+  FlashGeometry g;
+  g.channels = 2; g.ways_per_channel = 1; g.dies_per_way = 2; g.planes_per_die = 2;
+  g.blocks_per_plane = 24; g.pages_per_block = 64; g.page_bytes = 4096;
+  g.small_blocks_per_plane = 16; g.large_page_bytes = 8192;
+  return g;  // per plane 16 x 64 x 4 KiB + 8 x 64 x 8 KiB = 8 MiB; 64 MiB in all
+}
+
+FirmwareParams hybrid_params() {
+  FirmwareParams p;
+  p.over_provisioning = 0.25;
+  p.data_buffer_kib = 1024;
+  p.write_cache_kib = 512;
+  p.program_pages = 1;
+  p.logical_page_kib = 4;
+  return p;
+}
+
+struct Rig {
+  FlashGeometry geo = hybrid_geometry();
+  FirmwareParams params;
+  FakePlatform hw;
+  DeviceFirmware fw;
+  explicit Rig(FirmwareParams p = hybrid_params()) : params(p), hw(geo, params.data_buffer_kib / 4), fw(hw, params, geo) {
+    hw.attach(&fw);
+  }
+  void write(uint8_t tag, uint64_t lba, uint32_t n, uint64_t version) {
+    std::vector<SectorStamp> data(n);
+    for (uint32_t i = 0; i < n; ++i) data[i] = SectorStamp{lba + i, version};
+    hw.command(make_rw(tag, true, lba, n), data);
+    hw.run();
+    REQUIRE(hw.responses_.back().status == scsi_status::kGood);
+  }
+  bool in_large_block(uint64_t lba) const {
+    const uint32_t e = fw.map().get(lba);
+    REQUIRE(L2pMap::is_physical(e));
+    return fw.blocks().info(fw.blocks().block_of(e)).large;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Hybrid geometry: capacity of both kinds of blocks, PPA stride of the large one", "[firmware][hybrid]") {
+  const FlashGeometry g = hybrid_geometry();
+  CHECK(g.hybrid());
+  CHECK(g.total_sectors() == 8ull * (16 * 64 + 8 * 64 * 2));
+  CHECK(g.sectors_per_block() == 128);
+  CHECK_FALSE(g.large_block(15));
+  CHECK(g.large_block(16));
+  BlockManager bm(g);
+  CHECK(bm.free_blocks(0) == 32);
+  CHECK(bm.free_blocks(0, true) == 16);
+  const uint32_t small = bm.take_free_block(0), large = bm.take_free_block(0, BlockManager::kAnyPlane, true);
+  CHECK(bm.spp_of(small) == 1);
+  CHECK(bm.spp_of(large) == 2);
+  CHECK(bm.sectors_in_block(large) == 128);
+  CHECK(bm.sectors_in_block(small) == 64);
+  const uint32_t ppa = bm.ppa(large, 5, 1);
+  CHECK(bm.page_of(ppa) == 5);
+  CHECK(bm.sector_of(ppa) == 1);
+  CHECK(bm.page_of(bm.ppa(small, 5, 0)) == 5);
+}
+
+TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 KiB write one 4 KiB page",
+          "[firmware][hybrid]") {
+  Rig r;
+  r.write(1, 100, 3, 1);  // aligned: 100-101 large, 102 small
+  CHECK(r.in_large_block(100));
+  CHECK(r.in_large_block(101));
+  CHECK_FALSE(r.in_large_block(102));
+  const BlockManager& bm = r.fw.blocks();
+  const uint32_t a = r.fw.map().get(100), b = r.fw.map().get(101);
+  CHECK(bm.block_of(a) == bm.block_of(b));  // the chunk shares one page
+  CHECK(bm.page_of(a) == bm.page_of(b));
+  CHECK(bm.sector_of(a) == 0);
+  CHECK(bm.sector_of(b) == 1);
+  CHECK(r.hw.large_page_ops_ == 1);  // one 8 KiB program
+  CHECK(r.hw.small_page_ops_ == 1);  // one 4 KiB program
+  r.write(2, 201, 3, 1);  // unaligned: 201 small, 202-203 large
+  CHECK_FALSE(r.in_large_block(201));
+  CHECK(r.in_large_block(202));
+  CHECK(r.in_large_block(203));
+  r.write(3, 7, 1, 1);
+  CHECK_FALSE(r.in_large_block(7));
+  CHECK(r.hw.large_page_ops_ == 2);
+  CHECK(r.hw.small_page_ops_ == 3);
+  // Space utilisation: 7 sectors written, 7 sectors of page space programmed, no padding.
+  const FirmwareStats& s = r.fw.stats();
+  CHECK(s.host_write_blocks == 7);
+  CHECK(s.host_program_sectors == 7);
+  CHECK(s.host_page_sectors == 7);
+  CHECK(s.padding_sectors == 0);
+  CHECK(r.hw.violations_ == 0);
+
+  // Reads go wherever the data is; the two sectors of an 8 KiB page come in one read.
+  const uint64_t reads_before = r.hw.data_reads_;
+  r.hw.command(make_rw(4, false, 99, 5));
+  r.hw.run();
+  REQUIRE(r.hw.responses_.back().status == scsi_status::kGood);
+  const auto& got = r.hw.host_in_[4];
+  CHECK(got[0].lba == kNoLba);
+  for (uint32_t i = 1; i < 4; ++i) CHECK(got[i] == (SectorStamp{99 + i, 1}));
+  CHECK(got[4].lba == kNoLba);
+  CHECK(r.hw.data_reads_ - reads_before == 2);  // one 8 KiB page, one 4 KiB page
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("Hybrid: random writes overwrite the device; GC cleans both pools, no padding, data intact",
+          "[firmware][hybrid][gc]") {
+  Rig r;
+  const uint64_t cap = r.fw.logical_blocks();
+  const uint64_t span = cap * 3 / 4;
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> version(span, 0);
+  uint64_t v = 0, written = 0;
+  while (written < 4 * span) {
+    const uint32_t n = 1 + uint32_t(rng() % 8);
+    const uint64_t lba = rng() % (span - n);
+    ++v;
+    r.write(uint8_t(v % 32), lba, n, v);
+    for (uint32_t i = 0; i < n; ++i) version[lba + i] = v;
+    written += n;
+  }
+  const FirmwareStats& s = r.fw.stats();
+  CHECK(s.gc_victims > 0);
+  CHECK(r.hw.large_erases_ > 0);              // GC of the large-page pool
+  CHECK(r.hw.erases_ > r.hw.large_erases_);   // and of the small-page pool
+  CHECK(s.host_page_sectors == s.host_program_sectors);  // every host piece fits its page exactly
+  for (uint64_t lba = 0; lba < span; lba += 8) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(8, span - lba));
+    r.hw.command(make_rw(0, false, lba, n));
+    r.hw.run();
+    for (uint32_t i = 0; i < n; ++i) {
+      const SectorStamp want = version[lba + i] ? SectorStamp{lba + i, version[lba + i]} : SectorStamp{};
+      if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
+    }
+  }
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("Hybrid: sequential writes past the large pool's share spill into small pages and the device goes on",
+          "[firmware][hybrid]") {
+  Rig r;
+  const uint64_t cap = r.fw.logical_blocks();
+  // The whole exported capacity in 32 KiB sequential writes: all whole 8 KiB chunks.
+  for (uint64_t lba = 0, v = 1; lba < cap; lba += 8, ++v) r.write(uint8_t(v % 32), lba, uint32_t(std::min<uint64_t>(8, cap - lba)), 1);
+  // ...and again, so GC must free blocks in both pools.
+  for (uint64_t lba = 0, v = 1; lba < cap; lba += 8, ++v) r.write(uint8_t(v % 32), lba, uint32_t(std::min<uint64_t>(8, cap - lba)), 2);
+  const BlockManager& bm = r.fw.blocks();
+  // The large pool (half the raw space) took what it has room for; the rest went to small pages.
+  CHECK(bm.pool_valid(true) > cap / 3);
+  CHECK(bm.pool_valid(false) > cap / 4);
+  CHECK(bm.pool_valid(true) + bm.pool_valid(false) >= cap);
+  for (uint64_t lba = 0; lba < cap; lba += 8) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(8, cap - lba));
+    r.hw.command(make_rw(0, false, lba, n));
+    r.hw.run();
+    for (uint32_t i = 0; i < n; ++i)
+      if (r.hw.host_in_[0][i] != (SectorStamp{lba + i, 2})) FAIL("LBA " << lba + i << " reads back wrong");
+  }
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("Hybrid: a precondition fill puts whole 8 KiB chunks in large pages and reads back", "[firmware][hybrid]") {
+  Rig r;
+  r.fw.precondition(11, 9, r.hw);  // 11 alone, 12-13 .. 18-19 chunks
+  CHECK_FALSE(r.in_large_block(11));
+  for (uint64_t lba = 12; lba < 20; ++lba) CHECK(r.in_large_block(lba));
+  r.hw.command(make_rw(1, false, 10, 11));
+  r.hw.run();
+  const auto& got = r.hw.host_in_[1];
+  CHECK(got[0].lba == kNoLba);
+  for (uint32_t i = 1; i < 10; ++i) CHECK(got[i] == (SectorStamp{10 + i, 0}));
+  CHECK(got[10].lba == kNoLba);
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("Hybrid: settings the split does not support are refused naming the key", "[firmware][hybrid]") {
+  const FlashGeometry g = hybrid_geometry();
+  FirmwareParams p = hybrid_params();
+  CHECK(p.validate_for(g).empty());
+  auto refused = [&](FirmwareParams q, const std::string& key) {
+    const std::string e = q.validate_for(g);
+    INFO(e);
+    CHECK(e.rfind(key + ":", 0) == 0);
+  };
+  FirmwareParams q = p;
+  q.program_pages = 2;
+  refused(q, "program_pages");
+  q = p;
+  q.logical_page_kib = 8;
+  refused(q, "logical_page_kib");
+  q = p;
+  q.gc_copy_back = true;
+  refused(q, "gc_copy_back");
+  q = p;
+  q.lba_mapping = "static";
+  refused(q, "lba_mapping");
+  q = p;
+  q.stripe_order = "plane-first";
+  refused(q, "stripe_order");
+  q = p;
+  q.writebooster.enabled = true;
+  CHECK(q.writebooster.validate_for(g, 1).rfind("enabled:", 0) == 0);
+}
