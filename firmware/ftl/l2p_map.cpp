@@ -8,7 +8,7 @@ L2pMap::L2pMap(uint64_t logical_blocks)
       chunks_((logical_blocks + kEntriesPerChunk - 1) / kEntriesPerChunk) {}
 
 void L2pMap::set(uint64_t lba, uint32_t value) {
-  if (observer_) observer_->on_map_change(lba);
+  if (observer_) observer_->on_map_change(lba, value);
   auto& chunk = chunks_[lba / kEntriesPerChunk];
   if (!chunk) {
     if (value == kUnmapped) return;

@@ -13,7 +13,8 @@ namespace ufs {
 class L2pObserver {
  public:
   virtual ~L2pObserver() = default;
-  virtual void on_map_change(uint64_t lba) = 0;
+  // Called before the entry changes; value: the new entry (L2pMap encoding).
+  virtual void on_map_change(uint64_t lba, uint32_t value) = 0;
 };
 
 class L2pMap {

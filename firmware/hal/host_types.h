@@ -16,6 +16,15 @@ struct HostCommand {
   std::array<uint8_t, 16> cdb{};  // SCSI CDB
 };
 
+// An updated HPB entry riding on a RESPONSE (HotStorage'17's prototype, seed 003: "HPB
+// device returns updated L2P entries in a response packet for normal I/O").
+struct HpbEntryUpdate {
+  uint32_t lba = 0;
+  uint64_t entry = 0;  // signed like READ BUFFER's entries
+};
+constexpr uint32_t kMaxResponseHpbEntries = 4;
+constexpr uint32_t kResponseHpbEntryBytes = 12;  // LBA (4) + entry (8) in the data segment
+
 // SCSI status and fixed-format sense data (SPC-4) in one response.
 struct CommandResponse {
   uint8_t tag = 0;
@@ -27,6 +36,8 @@ struct CommandResponse {
   uint32_t residual = 0;     // bytes not transferred
   bool hpb_update_alert = false;             // device-information bit (HPB)
   std::array<uint8_t, 20> hpb_sense_descriptor{};  // HPB descriptor type 0x80 when alert
+  uint8_t hpb_entry_count = 0;                      // updated entries carried (hpb.response_entries)
+  std::array<HpbEntryUpdate, kMaxResponseHpbEntries> hpb_entries{};
 };
 
 namespace scsi_status {

@@ -19,6 +19,7 @@ HpbDevice::HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params)
   regions_ = (subregions + subregions_per_region_ - 1) / subregions_per_region_;
   dirty_.assign(subregions, 1);  // nothing published yet
   generation_.assign(subregions, 0);
+  change_count_.assign(subregions, 0);
   update_recommended_.assign(subregions, 0);
   miss_count_.assign(subregions, 0);
   contiguous_.resize(subregions);
@@ -33,6 +34,8 @@ void HpbDevice::on_power_up() {
   std::fill(update_recommended_.begin(), update_recommended_.end(), 0);
   for (auto& c : contiguous_) std::vector<uint64_t>().swap(c);
   global_generation_ = 0;
+  changed_.clear();
+  updates_ready_.clear();
 }
 
 void HpbDevice::fail(const HostCommand& c, uint8_t asc_code) {
@@ -78,6 +81,8 @@ void HpbDevice::start_hpb_read(const HostCommand& c) {
   t.last_subregion = uint32_t((lba + n - 1) / subregion_blocks_);
   t.generation = generation_[t.subregion];
   t.last_generation = generation_[t.last_subregion];
+  t.changes = change_count_[t.subregion];
+  t.last_changes = change_count_[t.last_subregion];
   ftl_.hpb_claim_tag(c.tag, c.lun);
   if (dirty_[t.subregion] || dirty_[t.last_subregion]) {  // the first-line check: no crypto needed
     ++stats_.rejected_dirty;
@@ -134,6 +139,12 @@ void HpbDevice::finish_verify(uint8_t tag) {
   ftl_.hpb_verify_time(tag, false);
   if (t.failed) { ++stats_.rejected_forged; fallback(tag); return; }
   if (!still_fresh(tag)) { ++stats_.rejected_stale_in_flight; fallback(tag); return; }
+  if (!changed_.empty()) {  // response_entries: an entry older than a tracked change is stale
+    bool ok = true;
+    if (t.ppas.empty()) ok = changed_entry_ok(t.lba, t.ppa);
+    else for (uint32_t i = 0; i < t.blocks && ok; ++i) ok = changed_entry_ok(t.lba + i, t.ppas[i]);
+    if (!ok) { ++stats_.rejected_updated; fallback(tag); return; }
+  }
   if (t.ppas.empty()) {
     if (t.ppa == hpb_op::kNoPpn) { ++stats_.rejected_no_ppn; fallback(tag); return; }
     // HPB 2.0 run from one entry: the device's own record of the published sub-region
@@ -161,6 +172,7 @@ bool HpbDevice::still_fresh(uint8_t tag) const {
   const TagState& t = tags_[tag];
   if (dirty_[t.subregion] || generation_[t.subregion] != t.generation) return false;
   if (dirty_[t.last_subregion] || generation_[t.last_subregion] != t.last_generation) return false;
+  if (change_count_[t.subregion] != t.changes || change_count_[t.last_subregion] != t.last_changes) return false;
   if (!t.ppas.empty())  // multi-entry reads may span more sub-regions
     for (uint32_t s = t.subregion + 1; s < t.last_subregion; ++s) if (dirty_[s]) return false;
   return true;
@@ -195,6 +207,7 @@ void HpbDevice::start_read_buffer(const HostCommand& c) {
   const uint32_t n = std::min(entries, alloc / hpb_op::kEntryBytes);
   if (c.expected_length < n * hpb_op::kEntryBytes) { fail(c, asc::kInvalidFieldInCdb); return; }
   ++stats_.read_buffers;
+  publish_lun_ = c.lun;
   TagState& t = tags_[c.tag];
   t.kind = Kind::ReadBufferLoad;
   t.command = c;
@@ -217,8 +230,9 @@ void HpbDevice::publish(uint32_t s) {
   miss_count_[s] = 0;
   const uint32_t region = s / subregions_per_region_;
   if (!region_active_[region]) activate_region(region, false, s % subregions_per_region_);
-  if (!dirty_[s]) return;
+  if (!dirty_[s] && !has_changes(s)) return;
   dirty_[s] = 0;
+  drop_changes(s);  // the new generation's entries carry every change; older entries die with the old generation
   generation_[s] = ++global_generation_;
   contiguous_[s].assign((subregion_blocks_ + 63) / 64, 0);
 }
@@ -270,6 +284,12 @@ void HpbDevice::sign_chunk(uint8_t tag) {
 }
 
 void HpbDevice::on_crypto_done(const HpbCryptoResult& r) {
+  if (r.cookie & kCryptoUpdate) {  // an updated entry signed: it waits for a RESPONSE
+    const uint64_t lba = r.cookie & 0xFFFFFFFFull;
+    const auto it = changed_.find(lba);
+    if (r.valid && it != changed_.end() && it->second == r.ppn) updates_ready_.push_back({lba, r.ppn, r.entry});
+    return;
+  }
   const uint8_t tag = uint8_t(r.cookie >> 32);
   TagState& t = tags_[tag];
   if (r.cookie & kCryptoVerify) {
@@ -365,6 +385,7 @@ void HpbDevice::mark_dirty(uint32_t s) {
   hal_.charge_cycles(params_.cycles_dirty_mark);
   ++stats_.dirty_marks;
   dirty_[s] = 1;
+  drop_changes(s);
   std::vector<uint64_t>().swap(contiguous_[s]);
   // Device control mode: the host holds this sub-region; recommend fetching it again.
   const uint32_t region = s / subregions_per_region_;
@@ -373,6 +394,63 @@ void HpbDevice::mark_dirty(uint32_t s) {
     to_activate_.emplace_back(region, s % subregions_per_region_);
     ++stats_.activate_recommendations;
   }
+}
+
+// response_entries (HotStorage'17's prototype): a host write keeps its published sub-region
+// clean. The device tracks the changed entry (first "in the write cache", then its new
+// PPA once programmed), rejects HPB READs whose entry predates the change, and signs the
+// new entry for a later RESPONSE; the host, which marked the entry dirty when it wrote,
+// takes it back. Moves of entries it does not track (GC, wear levelling) and UNMAP dirty
+// the sub-region as JEDEC HPB does; so does a full tracking table.
+void HpbDevice::track_change(uint64_t lba, uint32_t value) {
+  const uint32_t s = uint32_t(lba / subregion_blocks_);
+  auto it = changed_.find(lba);
+  const bool host_write = L2pMap::is_cached(value);
+  if (value == L2pMap::kUnmapped || (it == changed_.end() && !host_write)) { mark_dirty(s); return; }
+  if (it == changed_.end()) {
+    if (changed_.size() >= params_.response_delta_entries) { ++stats_.delta_overflows; mark_dirty(s); return; }
+    it = changed_.emplace(lba, kInCache).first;
+    stats_.delta_peak = std::max<uint64_t>(stats_.delta_peak, changed_.size());
+  }
+  hal_.charge_cycles(params_.cycles_dirty_mark);
+  ++stats_.delta_changes;
+  ++change_count_[s];
+  // The run record around this entry no longer holds.
+  std::vector<uint64_t>& bits = contiguous_[s];
+  const uint64_t offset = lba % subregion_blocks_;
+  if (!bits.empty()) {
+    bits[offset / 64] &= ~(1ull << (offset % 64));
+    if (offset > 0) bits[(offset - 1) / 64] &= ~(1ull << ((offset - 1) % 64));
+  }
+  if (host_write) { it->second = kInCache; return; }
+  it->second = value;  // programmed: sign the new entry for the host
+  hal_.charge_cycles(params_.cycles_sign_entry);
+  HpbCryptoJob job;
+  job.kind = HpbCryptoJob::Sign;
+  job.lba = lba;
+  job.ppn = value;
+  job.lun = publish_lun_;
+  job.generation = generation_[s];
+  job.cookie = kCryptoUpdate | lba;
+  hal_.submit_crypto(job);
+  ++stats_.entries_signed;
+}
+
+bool HpbDevice::has_changes(uint32_t s) const {
+  if (changed_.empty()) return false;
+  const auto it = changed_.lower_bound(uint64_t(s) * subregion_blocks_);
+  return it != changed_.end() && it->first < uint64_t(s + 1) * subregion_blocks_;
+}
+
+void HpbDevice::drop_changes(uint32_t s) {
+  if (changed_.empty()) return;
+  changed_.erase(changed_.lower_bound(uint64_t(s) * subregion_blocks_),
+                 changed_.lower_bound(uint64_t(s + 1) * subregion_blocks_));
+}
+
+bool HpbDevice::changed_entry_ok(uint64_t lba, uint32_t ppa) const {
+  const auto it = changed_.find(lba);
+  return it == changed_.end() || it->second == ppa;
 }
 
 void HpbDevice::on_map_miss(uint64_t lba) {
@@ -418,6 +496,7 @@ void HpbDevice::deactivate_region(uint32_t region) {
   const uint32_t first = region * subregions_per_region_;
   for (uint32_t s = first; s < first + subregions_per_region_ && s < dirty_.size(); ++s) {
     dirty_[s] = 1;
+    drop_changes(s);
     update_recommended_[s] = 0;
     std::vector<uint64_t>().swap(contiguous_[s]);
   }
@@ -426,6 +505,15 @@ void HpbDevice::deactivate_region(uint32_t region) {
 void HpbDevice::on_response(CommandResponse& r) {
   tags_[r.tag].kind = Kind::Idle;
   if (r.status != scsi_status::kGood) return;
+  // Updated entries ride on any good response, if the change is still the latest one.
+  while (r.hpb_entry_count < params_.response_entries && !updates_ready_.empty()) {
+    const SignedUpdate u = updates_ready_.front();
+    updates_ready_.pop_front();
+    const auto it = changed_.find(u.lba);
+    if (it == changed_.end() || it->second != u.ppa) continue;
+    r.hpb_entries[r.hpb_entry_count++] = HpbEntryUpdate{uint32_t(u.lba), u.entry};
+    ++stats_.response_entries_sent;
+  }
   if (!reset_pending_ && to_activate_.empty() && to_inactivate_.empty()) return;
   // Sense data descriptor 0x80 (the Linux driver's struct utp_hpb_rsp from desc_type on).
   auto& d = r.hpb_sense_descriptor;

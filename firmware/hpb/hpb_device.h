@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <vector>
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
@@ -84,6 +85,12 @@ struct HpbStats {
   uint64_t responses_with_hpb_sense = 0;
   uint64_t resets = 0;                 // fHPBReset
   uint64_t queries = 0;
+  // hpb.response_entries (HotStorage'17): host-written entries kept clean and sent back
+  uint64_t delta_changes = 0;          // map changes tracked entry by entry instead of dirtying the sub-region
+  uint64_t delta_overflows = 0;        // tracking full: the sub-region was marked dirty instead
+  uint64_t response_entries_sent = 0;  // updated entries sent in RESPONSE UPIUs
+  uint64_t rejected_updated = 0;       // entry older than the device's tracked change (or block still in the write cache)
+  uint64_t delta_peak = 0;             // most changed entries tracked at once
 };
 
 // What HpbDevice needs from the FTL and its command machinery (DeviceFirmware).
@@ -119,10 +126,14 @@ class HpbDevice : public L2pObserver {
   void on_power_up();
   HpbQueryResult query(const HpbQuery& q);
 
-  // The FTL changed the mapping of lba (host write, UNMAP, GC or wear-levelling move).
-  void on_map_change(uint64_t lba) override {
+  // The FTL changes the mapping of lba to value (host write, UNMAP, GC or wear-levelling
+  // move): the sub-region becomes dirty, or with response_entries the change is tracked
+  // entry by entry and the new entry goes back to the host in a RESPONSE.
+  void on_map_change(uint64_t lba, uint32_t value) override {
     const uint64_t s = lba / subregion_blocks_;
-    if (!dirty_[s]) mark_dirty(uint32_t(s));
+    if (dirty_[s]) return;
+    if (params_.response_entries) track_change(lba, value);
+    else mark_dirty(uint32_t(s));
   }
   // A host read missed the L2P SRAM (device control mode counts these).
   void on_map_miss(uint64_t lba);
@@ -150,7 +161,7 @@ class HpbDevice : public L2pObserver {
 
   // Token bit DeviceFirmware routes to on_data_in_done / on_data_out_done.
   static constexpr uint64_t kToken = 1ull << 62;
-  static constexpr uint64_t kCryptoSign = 1ull << 62, kCryptoVerify = 1ull << 61;
+  static constexpr uint64_t kCryptoSign = 1ull << 62, kCryptoVerify = 1ull << 61, kCryptoUpdate = 1ull << 60;
 
  private:
   enum class Kind : uint8_t { Idle, Verify, Read, ReadBufferLoad, ReadBufferSign, ReadBufferSend, Prefetch };
@@ -161,6 +172,7 @@ class HpbDevice : public L2pObserver {
     uint32_t blocks = 0;
     uint32_t subregion = 0, last_subregion = 0;     // sub-regions of the first and last block
     uint32_t generation = 0, last_generation = 0;   // their generations when the command started
+    uint32_t changes = 0, last_changes = 0;         // their tracked-change counts then (response_entries)
     uint32_t ppa = 0;             // HPB READ: verified PPA of the first block
     // READ BUFFER
     uint32_t entries = 0;         // entries to send
@@ -190,6 +202,10 @@ class HpbDevice : public L2pObserver {
   void start_write_buffer(const HostCommand& c);
   void fail(const HostCommand& c, uint8_t asc);
   void mark_dirty(uint32_t s);
+  void track_change(uint64_t lba, uint32_t value);
+  void drop_changes(uint32_t s);  // forget a sub-region's tracked changes (dirty or republished)
+  bool has_changes(uint32_t s) const;
+  bool changed_entry_ok(uint64_t lba, uint32_t ppa) const;  // false: the entry predates a tracked change
   void publish(uint32_t s);
   void activate_region(uint32_t region, bool recommend, uint32_t subregion);
   void deactivate_region(uint32_t region);
@@ -218,6 +234,15 @@ class HpbDevice : public L2pObserver {
   bool reset_pending_ = false;
   std::vector<TagState> tags_;
   std::array<Prefetch, 256> prefetch_{};
+  // response_entries: changed entries by LBA (kInCache: the new data is still in the write
+  // cache), per-sub-region change counts (in-flight HPB reads compare them), updates being
+  // signed and signed ones waiting for a RESPONSE.
+  static constexpr uint32_t kInCache = 0xFFFFFFFEu;
+  std::map<uint64_t, uint32_t> changed_;
+  std::vector<uint32_t> change_count_;
+  struct SignedUpdate { uint64_t lba; uint32_t ppa; uint64_t entry; };
+  std::deque<SignedUpdate> updates_ready_;
+  uint8_t publish_lun_ = 0;  // the LU whose entries the host fetches (updates are signed for it)
   HpbStats stats_;
 };
 

@@ -21,6 +21,8 @@ struct HpbDeviceParams {
   uint32_t cycles_hpb_read = 600;       // HPB READ: decode the entry, queue the verify job, take its result
   uint32_t cycles_sign_entry = 40;      // READ BUFFER: per entry, read it from the map and queue its sign job
   uint32_t cycles_dirty_mark = 30;      // mark a sub-region dirty (bitmap test and set, generation bump)
+  uint32_t response_entries = 0;        // HotStorage'17 prototype: updated entries per RESPONSE (0 = JEDEC HPB: none)
+  uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM
 
   template <class B>
   void bind(B& b) {
@@ -39,6 +41,11 @@ struct HpbDeviceParams {
     b("cycles_hpb_read", cycles_hpb_read, "cycles", "firmware work per HPB READ besides the normal read path");
     b("cycles_sign_entry", cycles_sign_entry, "cycles", "READ BUFFER: firmware work per entry signed");
     b("cycles_dirty_mark", cycles_dirty_mark, "cycles", "mark a sub-region dirty on a map change");
+    b("response_entries", response_entries, "entries",
+      "HotStorage'17 prototype (not JEDEC): signed updated entries of host-written blocks sent in RESPONSE UPIUs, "
+      "up to this many per response; the sub-region stays clean (0 = off)");
+    b("response_delta_entries", response_delta_entries, "entries",
+      "with response_entries: changed entries the device tracks (8 B of SRAM each); when full, the sub-region is marked dirty");
   }
 
   bool host_control() const { return control_mode == "host"; }
@@ -57,6 +64,8 @@ struct HpbDeviceParams {
     if (max_active_regions == 0 || max_active_regions > 65535) return "max_active_regions: must be within 1..65535";
     if (max_single_cmd_blocks == 0 || max_single_cmd_blocks > 255) return "max_single_cmd_blocks: must be within 1..255";
     if (dcm_activate_misses == 0) return "dcm_activate_misses: must be at least 1";
+    if (response_entries > 4) return "response_entries: must be within 0..4 (entries per RESPONSE UPIU)";
+    if (response_entries && response_delta_entries == 0) return "response_delta_entries: must be at least 1";
     return "";
   }
 };

@@ -251,6 +251,13 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     dev["inactivate_recommendations"] = h.inactivate_recommendations;
     dev["responses_with_hpb_sense"] = h.responses_with_hpb_sense;
     dev["active_regions"] = d->active_regions();
+    if (d->params().response_entries) {
+      dev["delta_changes"] = h.delta_changes;
+      dev["delta_overflows"] = h.delta_overflows;
+      dev["delta_peak"] = h.delta_peak;
+      dev["response_entries_sent"] = h.response_entries_sent;
+      dev["rejected_updated"] = h.rejected_updated;
+    }
     hpb["device"] = dev;
     if (HpbHostCache* c = p.hpb_host()) {
       const HpbHostStats& s = c->stats();
@@ -273,6 +280,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
       host["capacity_subregions"] = c->capacity_subregions();
       host["lookup_ns"] = s.lookup_ns;
       host["map_copy_ns"] = s.map_copy_ns;
+      host["regulator_drops"] = s.regulator_drops;
+      host["response_entries"] = s.response_entries;
+      host["response_entries_used"] = s.response_entries_used;
       hpb["host"] = host;
     }
     j["hpb"] = hpb;

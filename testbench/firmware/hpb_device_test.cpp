@@ -304,3 +304,44 @@ TEST_CASE("Device control mode: misses recommend activation, LRU regions inactiv
   CHECK(activate.back() == std::make_pair(uint16_t(4), uint16_t(0)));
   CHECK(r.stats().dirty_marks >= 1);
 }
+
+// hpb.response_entries (HotStorage'17's prototype): a host write leaves its sub-region clean;
+// the entry stays unusable while the data is in the write cache, the new signed entry comes
+// back in a later RESPONSE once programmed, and the old entry is refused from then on.
+TEST_CASE("Updated entries in responses: a rewritten block's new entry comes back, its old one is refused",
+          "[firmware][hpb]") {
+  FirmwareParams p = hpb_params(16);
+  p.hpb.response_entries = 2;
+  HpbRig r(p);
+  for (uint64_t lba = 0; lba < 4096; lba += 64) r.write(lba, 64, 1);
+  REQUIRE(r.run(sync_cache(9)).status == scsi_status::kGood);
+  const std::vector<uint64_t> e = r.read_buffer(0, 0);
+  r.write(10, 1, 2);  // into the write cache: the sub-region stays clean
+  CHECK(r.fw.hpb()->subregion_clean(0));
+  CHECK(r.stats().dirty_marks == 0);
+  CommandResponse c = r.run(hpb_read(6, 10, e[10], 1));  // old entry while the new data is cached
+  CHECK(r.hw.host_in_[6][0] == (SectorStamp{10, 2}));
+  CHECK(r.stats().rejected_updated == 1);
+  CHECK(c.hpb_entry_count == 0);
+  // programmed: the next responses carry the new entry for LBA 10
+  REQUIRE(r.run(sync_cache(9)).status == scsi_status::kGood);
+  uint64_t fresh = 0;
+  for (int i = 0; i < 4 && !fresh; ++i) {
+    c = r.run(make_rw(5, false, 2000, 1));
+    for (uint32_t k = 0; k < c.hpb_entry_count; ++k)
+      if (c.hpb_entries[k].lba == 10) fresh = c.hpb_entries[k].entry;
+  }
+  REQUIRE(fresh != 0);
+  CHECK(fresh != e[10]);
+  CHECK(r.stats().response_entries_sent >= 1);
+  c = r.run(hpb_read(7, 10, fresh, 1));  // the new entry is served without a map load
+  CHECK(r.hw.host_in_[7][0] == (SectorStamp{10, 2}));
+  CHECK(r.stats().verified == 1);
+  c = r.run(hpb_read(8, 10, e[10], 1));  // the old one is still authentic but refused
+  CHECK(r.hw.host_in_[8][0] == (SectorStamp{10, 2}));
+  CHECK(r.stats().rejected_updated == 2);
+  c = r.run(hpb_read(8, 11, e[11], 1));  // untouched neighbours keep working
+  CHECK(r.hw.host_in_[8][0] == (SectorStamp{11, 1}));
+  CHECK(r.stats().verified == 2);
+  CHECK(r.fw.hpb()->subregion_clean(0));
+}

@@ -50,7 +50,8 @@ struct Upiu {
       case UpiuType::DataOut: return segments() * kUpiuHeaderBytes + data_bytes;
       case UpiuType::ReadyToTransfer: return segments() * kUpiuHeaderBytes;
       case UpiuType::Response:
-        return kUpiuHeaderBytes + (response.status != 0 || response.hpb_update_alert ? kSenseSegmentBytes : 0);
+        return kUpiuHeaderBytes + (response.status != 0 || response.hpb_update_alert ? kSenseSegmentBytes : 0) +
+               response.hpb_entry_count * kResponseHpbEntryBytes;
       default: return kUpiuHeaderBytes;
     }
   }

@@ -439,7 +439,11 @@ void HostDriver::complete(uint8_t tag) {
       case BlockOp::Unmap: ++counters_.unmaps; break;
     }
     if (observer_) observer_->on_complete(rec);
-    if (hpb_) hpb_->on_response(r, now_ps());
+    if (hpb_) {
+      hpb_->on_response(r, now_ps());
+      if (rec.request.op == BlockOp::Write || rec.request.op == BlockOp::Unmap)
+        hpb_->on_write_done(rec.request.lba, rec.request.blocks);
+    }
     if (apps_) apps_->on_complete(rec, slot.hpb_read, now_ps());
     --submitters_[static_cast<size_t>(slot.submitter)]->outstanding;
   } else {

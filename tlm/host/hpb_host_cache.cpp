@@ -72,6 +72,7 @@ bool HpbHostCache::prepare_read(uint64_t lba, uint32_t blocks, HostCommand& cmd,
 }
 
 void HpbHostCache::on_write(uint64_t lba, uint64_t blocks) {
+  writes_in_flight_.emplace_back(lba, blocks);
   const uint64_t end = std::min<uint64_t>(lba + blocks, device_.logical_blocks);
   while (lba < end) {
     const uint32_t s = uint32_t(lba / device_.subregion_blocks);
@@ -88,7 +89,34 @@ void HpbHostCache::on_write(uint64_t lba, uint64_t blocks) {
   }
 }
 
+void HpbHostCache::on_write_done(uint64_t lba, uint64_t blocks) {
+  const auto it = std::find(writes_in_flight_.begin(), writes_in_flight_.end(), std::make_pair(lba, blocks));
+  if (it != writes_in_flight_.end()) writes_in_flight_.erase(it);
+}
+
 void HpbHostCache::on_response(const CommandResponse& r, uint64_t now_ps) {
+  // Updated entries (the device's response_entries): the host's copy becomes current again,
+  // unless the host has written the block since (a write still in flight is newer).
+  for (uint32_t i = 0; i < r.hpb_entry_count && i < r.hpb_entries.size(); ++i) {
+    const uint64_t lba = r.hpb_entries[i].lba;
+    ++stats_.response_entries;
+    const uint64_t s = lba / device_.subregion_blocks;
+    if (s >= subs_.size()) continue;
+    Sub& sub = subs_[s];
+    const uint64_t offset = lba % device_.subregion_blocks;
+    if (sub.state != SubState::Active || offset >= sub.entries.size()) continue;
+    bool newer = false;
+    for (const auto& [w, n] : writes_in_flight_) newer |= lba >= w && lba < w + n;
+    if (newer) continue;
+    sub.entries[offset] = r.hpb_entries[i].entry;
+    uint64_t& word = sub.dirty[offset / 64];
+    const uint64_t bit = 1ull << (offset % 64);
+    if (word & bit) {
+      word &= ~bit;
+      --sub.dirty_count;
+    }
+    ++stats_.response_entries_used;
+  }
   if (!r.hpb_update_alert || r.hpb_sense_descriptor[0] != kSenseDescriptorType) return;
   ++stats_.recommendations;
   const uint8_t* d = r.hpb_sense_descriptor.data();

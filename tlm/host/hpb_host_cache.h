@@ -51,6 +51,8 @@ struct HpbHostStats {
   uint64_t lookup_ns = 0;            // host CPU spent building HPB READs
   uint64_t map_copy_ns = 0;          // host time copying READ BUFFER data into the cache
   uint64_t regulator_drops = 0;      // regions dropped to give memory back (shrink)
+  uint64_t response_entries = 0;     // updated entries that came in RESPONSEs (hpb.response_entries)
+  uint64_t response_entries_used = 0;  // of them, written into the cache (dirty bit cleared)
 };
 
 class HpbHostCache;
@@ -103,6 +105,8 @@ class HpbHostCache {
                     uint32_t app = 0, bool foreground = true);
   // The host writes or unmaps these blocks: their cached entries are dirty from now on.
   void on_write(uint64_t lba, uint64_t blocks);
+  // That write or unmap completed (updated entries for its blocks are taken from then on).
+  void on_write_done(uint64_t lba, uint64_t blocks);
   // Every RESPONSE of a block command passes here (HPB sense data).
   void on_response(const CommandResponse& r, uint64_t now_ps);
   // The next HPB management command to send now (READ BUFFER / WRITE BUFFER), if any may go.
@@ -189,6 +193,7 @@ class HpbHostCache {
   uint32_t in_flight_ = 0;
   uint64_t next_tick_ps_ = 0;
   bool read_foreground_ = true;
+  std::vector<std::pair<uint64_t, uint64_t>> writes_in_flight_;  // (lba, blocks) of writes/unmaps not yet completed
   HpbHostStats stats_;
 };
 
