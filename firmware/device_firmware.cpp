@@ -833,31 +833,35 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve,
 
 // Hybrid page size: a unit of one slot (small page) or an aligned run of large_capacity()
 // slots (large page); a small one goes first where a run is already broken up, so whole runs
-// stay free for large ones. kNone when fewer than reserve_slots would stay free.
+// stay free for large ones. kNone when fewer than reserve_slots would stay free; with a
+// reserve (host data) also when no whole run would stay free for GC of the large-page pool.
 uint32_t DeviceFirmware::allocate_hybrid_unit(uint32_t reserve_slots, bool large) {
-  const uint32_t need = large ? large_capacity() : 1, n = uint32_t(units_.size());
+  const uint32_t need = large ? large_capacity() : 1, n = uint32_t(units_.size()), run = large_capacity();
   if (free_slots_ < need + reserve_slots) return kNone;
   auto free_at = [&](uint32_t i) { return units_[i].state == UnitState::Free && !units_[i].absorbed; };
-  uint32_t pick = kNone;
+  auto whole_run = [&](uint32_t first) {
+    bool whole = first + run <= n;
+    for (uint32_t k = first; k < first + run && whole; ++k) whole = free_at(k);
+    return whole;
+  };
+  uint32_t pick = kNone, whole_runs = 0;
+  for (uint32_t i = 0; i + run <= n; i += run) {
+    if (!whole_run(i)) continue;
+    ++whole_runs;
+    if (large && pick == kNone) pick = i;
+  }
   if (large) {
-    for (uint32_t i = 0; i + need <= n && pick == kNone; i += need) {
-      bool whole = true;
-      for (uint32_t k = 0; k < need && whole; ++k) whole = free_at(i + k);
-      if (whole) pick = i;
-    }
-    if (pick == kNone) return kNone;
+    if (pick == kNone || (reserve_slots && whole_runs < 2)) return kNone;
     for (uint32_t k = 1; k < need; ++k) units_[pick + k].absorbed = uint8_t(k);
   } else {
-    const uint32_t run = large_capacity();
+    bool breaks_run = false;
     for (uint32_t i = 0; i < n; ++i) {
       if (!free_at(i)) continue;
-      if (pick == kNone) pick = i;
-      const uint32_t first = i / run * run, last = std::min(first + run, n);
-      bool broken = last - first < run;
-      for (uint32_t k = first; k < last && !broken; ++k) broken = !free_at(k);
-      if (broken) { pick = i; break; }
+      const bool whole = whole_run(i / run * run);
+      if (pick == kNone) { pick = i; breaks_run = whole; }
+      if (!whole) { pick = i; breaks_run = false; break; }
     }
-    if (pick == kNone) return kNone;
+    if (pick == kNone || (reserve_slots && breaks_run && whole_runs < 2)) return kNone;
   }
   free_slots_ -= need;
   return pick;

@@ -146,7 +146,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["padding_sectors"] = f.padding_sectors;
   ftl["host_page_sectors"] = f.host_page_sectors;
   // The counters above are since power-up; these count the measured phase alone (space utilisation).
-  // (A power loss restarts the firmware's counters: then they are the measured phase's already.)
+  // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
   auto since = [](uint64_t now, uint64_t start) { return now >= start ? now - start : now; };
   ftl["measured"] = {{"host_write_blocks", since(f.host_write_blocks, ftl_at_start_.host_write_blocks)},
                      {"host_program_sectors", since(f.host_program_sectors, ftl_at_start_.host_program_sectors)},
