@@ -65,7 +65,7 @@ TEST_CASE("CDB decoding of the commands the device supports", "[firmware][scsi]"
   CHECK(c.invalid_asc == asc::kInvalidOpcode);
 }
 
-TEST_CASE("A written block reads back; an unwritten one reads as zeros", "[firmware]") {
+TEST_CASE("A written block reads back, an unwritten one reads as zeros", "[firmware]") {
   Rig r;
   r.hw.command(make_rw(1, true, 100, 2), stamps_for(100, 2, 5));
   r.hw.run();
@@ -134,7 +134,7 @@ TEST_CASE("INQUIRY and READ CAPACITY return the device's identity and size", "[f
   CHECK((uint32_t(d[8]) << 24 | d[9] << 16 | d[10] << 8 | d[11]) == 4096u);
 }
 
-TEST_CASE("UNMAP drops the mapping; a bad descriptor rejects the command", "[firmware][scsi]") {
+TEST_CASE("UNMAP drops the mapping, a bad descriptor rejects the command", "[firmware][scsi]") {
   Rig r;
   r.hw.command(make_rw(1, true, 10, 4), stamps_for(10, 4, 9));
   r.hw.run();

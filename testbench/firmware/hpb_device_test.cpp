@@ -167,7 +167,7 @@ TEST_CASE("HPB fields read through QUERY: support bit, version, control, sizes, 
   CHECK(c.asc == asc::kInvalidOpcode);
 }
 
-TEST_CASE("HPB READ with a published entry skips the map load; a stale, moved or forged one falls back", "[firmware][hpb]") {
+TEST_CASE("HPB READ with a published entry skips the map load, a stale, moved or forged one falls back", "[firmware][hpb]") {
   HpbRig r(hpb_params(16));  // one map page of SRAM: every other sub-region's lookup misses
   for (uint64_t lba = 0; lba < 4096; lba += 64) r.write(lba, 64, 1);
   REQUIRE(r.run(sync_cache(9)).status == scsi_status::kGood);

@@ -118,7 +118,7 @@ TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 K
   CHECK(r.hw.violations_ == 0);
 }
 
-TEST_CASE("Hybrid: random writes overwrite the device; GC cleans both pools, no padding, data intact",
+TEST_CASE("Hybrid: random writes overwrite the device, GC cleans both pools, no padding, data intact",
           "[firmware][hybrid][gc]") {
   Rig r;
   const uint64_t cap = r.fw.logical_blocks();

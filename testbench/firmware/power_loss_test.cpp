@@ -202,7 +202,7 @@ TEST_CASE("Sudden power-off with a small demand-loaded map cache loses no durabl
   power_loss_cycles(p, 25);
 }
 
-TEST_CASE("Commands during recovery get NOT READY; recovery reports its time", "[firmware][power-loss]") {
+TEST_CASE("Commands during recovery get NOT READY, recovery reports its time", "[firmware][power-loss]") {
   PowerLossRig r(spo_params());
   r.hw.command(make_rw(1, true, 10, 4, true), {SectorStamp{10, 1}, SectorStamp{11, 1}, SectorStamp{12, 1}, SectorStamp{13, 1}});
   r.slots[1] = PowerLossRig::Inflight{PowerLossRig::Inflight::Write, 10, 4, 1, true, true, {}};

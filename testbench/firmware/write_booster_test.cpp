@@ -85,7 +85,7 @@ struct WbRig {
 
 }  // namespace
 
-TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC; an idle flush empties it", "[firmware][writebooster]") {
+TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flush empties it", "[firmware][writebooster]") {
   WbRig r;
   WriteBooster& wb = *r.fw.writebooster();
   REQUIRE(wb.slc_blocks_per_die() == 6);
