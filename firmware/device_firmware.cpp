@@ -939,12 +939,16 @@ bool DeviceFirmware::place_unit(Unit& u) {
     const uint32_t die = fixed ? (u.die + k) % dies : pooled ? alloc_.die(pool) : (next_map_die_ + k) % dies;
     const uint32_t plane = pooled && alloc_.per_plane() ? alloc_.plane(pool) : BlockManager::kAnyPlane;
     const uint32_t slot = plane == BlockManager::kAnyPlane ? 0 : plane;
-    // WriteBooster: host data goes to the die's SLC buffer while it has room.
+    // WriteBooster: host data goes to the die's SLC buffer while it has room (plane-first:
+    // an open SLC block per plane, so SLC programs pair into multi-plane ones as TLC's do).
     const bool to_slc = pooled && wb_ && wb_->writes_to_buffer() && !preconditioning_ &&
-                        (blocks_.open_block(die, WriteStream::Slc) != BlockManager::kNoBlock ||
+                        (blocks_.open_block(die, WriteStream::Slc, slot) != BlockManager::kNoBlock ||
                          blocks_.free_slc_blocks(die) > 0);
-    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc) : blocks_.open_block(die, u.stream, slot, large);
-    if (open == BlockManager::kNoBlock && to_slc) open = blocks_.take_free_slc_block(die);
+    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc, slot) : blocks_.open_block(die, u.stream, slot, large);
+    if (open == BlockManager::kNoBlock && to_slc) {
+      open = blocks_.take_free_slc_block(die, plane);
+      if (open == BlockManager::kNoBlock) open = blocks_.take_free_slc_block(die);  // another plane's
+    }
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
       const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
@@ -961,7 +965,7 @@ bool DeviceFirmware::place_unit(Unit& u) {
     u.block = open;
     u.page = b.next_page;
     if (!fixed) u.die = die;
-    u.open_slot = to_slc ? 0 : slot;
+    u.open_slot = slot;
     u.slc = to_slc;
     if (to_slc) wb_->add_used(int64_t(unit_pages) * spp_);
     b.next_page += unit_pages;
@@ -1407,16 +1411,17 @@ void DeviceFirmware::submit_flash(FlashOp& op) {
 void DeviceFirmware::wb_flush(uint32_t die) {
   if (!wb_ || !wb_idle_ || preconditioning_ || recovery_ || gc_[die].active) return;
   uint32_t victim = blocks_.pick_slc_victim(die);
-  if (victim == BlockManager::kNoBlock) {
-    uint32_t& open = blocks_.open_block(die, WriteStream::Slc);
-    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) {
-      bool any = false;
-      for (const GcState& g : gc_) any = any || g.flush;
-      wb_->set_flushing(any);
-      return;
-    }
+  for (uint32_t slot = 0; victim == BlockManager::kNoBlock && slot < geo_.planes_per_die; ++slot) {
+    uint32_t& open = blocks_.open_block(die, WriteStream::Slc, slot);  // slots > 0: plane-first only
+    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) continue;
     victim = open;
     open = BlockManager::kNoBlock;
+  }
+  if (victim == BlockManager::kNoBlock) {
+    bool any = false;
+    for (const GcState& g : gc_) any = any || g.flush;
+    wb_->set_flushing(any);
+    return;
   }
   GcState& g = gc_[die];
   g = GcState{};

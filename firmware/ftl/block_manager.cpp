@@ -78,10 +78,13 @@ bool BlockManager::is_valid(uint32_t ppa) const {
 }
 
 uint32_t BlockManager::take_free_block(uint32_t die, uint32_t plane, bool large) {
-  auto& list = (large ? large_free_ : free_)[die];
-  if (list.empty()) return kNoBlock;
+  return take_from((large ? large_free_ : free_)[die], plane);
+}
+
+// The first block of a free list (plane-first allocation: the first one of that plane).
+uint32_t BlockManager::take_from(std::deque<uint32_t>& list, uint32_t plane) {
   auto it = list.begin();
-  if (plane != kAnyPlane)  // plane-first allocation: the first free block of that plane
+  if (plane != kAnyPlane)
     while (it != list.end() && plane_of_block(*it) != plane) ++it;
   if (it == list.end()) return kNoBlock;
   const uint32_t block = *it;
@@ -123,13 +126,7 @@ void BlockManager::reserve_slc(uint32_t per_die) {
   rebuild_free_lists();
 }
 
-uint32_t BlockManager::take_free_slc_block(uint32_t die) {
-  auto& list = slc_free_[die];
-  if (list.empty()) return kNoBlock;
-  const uint32_t block = list.front();
-  list.pop_front();
-  return opened(block);
-}
+uint32_t BlockManager::take_free_slc_block(uint32_t die, uint32_t plane) { return take_from(slc_free_[die], plane); }
 
 uint32_t BlockManager::pick_slc_victim(uint32_t die) const {
   uint32_t best = kNoBlock;

@@ -40,6 +40,7 @@ struct BlockInfo {
 class BlockManager {
  public:
   static constexpr uint32_t kNoBlock = ~0u;
+  static constexpr uint32_t kAnyPlane = ~0u;
 
   explicit BlockManager(const FlashGeometry& geometry);
 
@@ -61,7 +62,8 @@ class BlockManager {
   // kept on their own free lists and never taken by GC or host TLC writes.
   void reserve_slc(uint32_t per_die);
   uint32_t free_slc_blocks(uint32_t die) const { return static_cast<uint32_t>(slc_free_[die].size()); }
-  uint32_t take_free_slc_block(uint32_t die);  // kNoBlock when none
+  // kNoBlock when none; `plane` (plane-first allocation): the first free SLC block of that plane.
+  uint32_t take_free_slc_block(uint32_t die, uint32_t plane = kAnyPlane);
   // A closed SLC block to flush (fewest valid sectors first); kNoBlock when none.
   uint32_t pick_slc_victim(uint32_t die) const;
 
@@ -92,7 +94,6 @@ class BlockManager {
   uint32_t free_blocks(uint32_t die, bool large = false) const {
     return static_cast<uint32_t>((large ? large_free_ : free_)[die].size());
   }
-  static constexpr uint32_t kAnyPlane = ~0u;
   uint32_t take_free_block(uint32_t die, uint32_t plane = kAnyPlane, bool large = false);  // kNoBlock when none
   // An erased block goes back to its die's free list, or (to_pool false) stays out of it
   // and becomes the caller's open block.
@@ -125,6 +126,7 @@ class BlockManager {
   std::vector<std::deque<uint32_t>>& free_list(uint32_t block) {
     return blocks_[block].slc ? slc_free_ : blocks_[block].large ? large_free_ : free_;
   }
+  uint32_t take_from(std::deque<uint32_t>& list, uint32_t plane);
   FlashGeometry geo_;
   uint32_t spp_;
   uint32_t spp_large_;
