@@ -824,6 +824,7 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve,
   u.pool = kNone;
   u.open_slot = 0;
   u.slc = false;
+  u.flush = false;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
   std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
   std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
@@ -1060,7 +1061,12 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   }
   const uint32_t die = u.die;
   const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
+  const bool flush_unit = u.flush;
   release_unit(unit);
+  if (flush_unit && gc_[die].flush && gc_[die].units_in_flight) {
+    --gc_[die].units_in_flight;
+    gc_fill(die);  // the flush's next unit, if it may
+  }
   if (gc_unit) maybe_erase_victim(die);
 }
 
@@ -1118,6 +1124,7 @@ bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   else if (free >= params_.gc_stop_free_blocks) burst = 0;
   uint32_t target = burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
   if (idle_gc_) target = std::max(target, params_.bg_gc_free_blocks);
+  if (g.active && g.flush && free < target) gc_fill(die);  // a paused flush finishes first
   if (preconditioning_ || g.active || free >= target) return false;
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
@@ -1173,6 +1180,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
       }
     }
     if (g.unit == kNone) {
+      if (g.flush && !flush_may_fill(die)) return;  // resumed by unit_programmed, idle time or gc_check
       g.unit = allocate_unit(g.stream, true, g.large);
       if (g.unit == kNone) {
         if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
@@ -1180,6 +1188,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
         return;
       }
       units_[g.unit].die = die;
+      units_[g.unit].flush = g.flush;
     }
     Unit& u = units_[g.unit];
     // Next run of valid sectors within one page.
@@ -1214,6 +1223,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     if (u.assigned == u.capacity) {
       const uint32_t full = g.unit;
       g.unit = kNone;
+      g.units_in_flight += g.flush;
       seal_unit(full);
     }
   }
@@ -1221,10 +1231,25 @@ void DeviceFirmware::gc_fill(uint32_t die) {
   if (g.unit != kNone) {
     const uint32_t last = g.unit;
     g.unit = kNone;
-    if (units_[last].assigned == 0) release_unit(last);
-    else seal_unit(last);
+    if (units_[last].assigned == 0) {
+      release_unit(last);
+    } else {
+      g.units_in_flight += g.flush;
+      seal_unit(last);
+    }
   }
   maybe_erase_victim(die);
+}
+
+// A WriteBooster flush takes its next unit only while the device is idle (a command stops
+// it at the next unit, not the next block: an SLC block holds hundreds of TLC programs' worth)
+// or while the die runs short of free blocks (foreground GC waits for the flush's victim), and
+// keeps at most a unit per plane in flight, so the host finds the data buffer free and waits
+// at most a program for the die.
+bool DeviceFirmware::flush_may_fill(uint32_t die) const {
+  const GcState& g = gc_[die];
+  if (g.units_in_flight >= geo_.planes_per_die) return false;
+  return wb_idle_ || blocks_.free_blocks(die) < params_.gc_start_free_blocks;
 }
 
 void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
@@ -1409,7 +1434,11 @@ void DeviceFirmware::submit_flash(FlashOp& op) {
 // units move into the die's TLC blocks; erase_done returns it to the buffer and calls
 // back here for the next one while the device stays idle.
 void DeviceFirmware::wb_flush(uint32_t die) {
-  if (!wb_ || !wb_idle_ || preconditioning_ || recovery_ || gc_[die].active) return;
+  if (!wb_ || !wb_idle_ || preconditioning_ || recovery_) return;
+  if (gc_[die].active) {
+    if (gc_[die].flush) gc_fill(die);  // a flush a command paused goes on
+    return;
+  }
   uint32_t victim = blocks_.pick_slc_victim(die);
   for (uint32_t slot = 0; victim == BlockManager::kNoBlock && slot < geo_.planes_per_die; ++slot) {
     uint32_t& open = blocks_.open_block(die, WriteStream::Slc, slot);  // slots > 0: plane-first only

@@ -178,6 +178,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
     bool program_failed = false;
     bool slc = false;                // placed in a WriteBooster SLC block
+    bool flush = false;              // a WriteBooster flush's unit (GcState::units_in_flight)
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
     // valid until this unit is programmed (a power loss before that must find it).
@@ -209,6 +210,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     bool flush = false;          // a WriteBooster flush: the victim is an SLC buffer block
     bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
     bool large = false;          // hybrid page size: the victim is a large-page block
+    uint32_t units_in_flight = 0;  // flush: units sealed and not yet programmed (flush_may_fill)
     uint64_t start_ps = 0;
   };
   struct GcRead {
@@ -293,6 +295,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void gc_check(uint32_t die);
   bool gc_check_pool(uint32_t die, bool large);  // true when a victim was taken
   void gc_fill(uint32_t die);
+  bool flush_may_fill(uint32_t die) const;
   void gc_read_done(uint32_t index, const FlashCompletion& c);
   bool gc_copy_back_page(uint32_t die);
   void gc_copy_back_done(uint32_t index, const FlashCompletion& c);

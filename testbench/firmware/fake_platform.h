@@ -50,6 +50,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
       if (op.slc && op.address.page + std::max(1u, op.page_count) > geo_.slc_pages_per_block()) ++mode_violations_;
       if (op.opcode == FlashOpcode::CopyBack && op.slc) block_slc_[key(op.dest, 0)] = true;
       slc_ops_ += op.slc;
+      if (op.slc && op.opcode == FlashOpcode::Program) ++slc_programs_by_plane_[op.address.plane];
     }
     switch (op.opcode) {
       case FlashOpcode::Read: {
@@ -256,6 +257,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   uint32_t spp_of(const FlashAddress& a) const {
     return geo_.large_block(a.block) ? geo_.large_sectors_per_page() : geo_.sectors_per_page();
   }
+  std::map<uint32_t, uint64_t> slc_programs_by_plane_;  // SLC programs per plane index
   uint64_t flash_ops_ = 0, erases_ = 0, copy_backs_ = 0, violations_ = 0, cycles_ = 0, map_reads_ = 0, data_reads_ = 0;
   bool fail_next_program_ = false;
   bool fail_next_copy_back_ = false;

@@ -38,8 +38,8 @@ struct WbRig {
   DeviceFirmware fw;
   uint64_t version = 0;
   std::vector<uint64_t> written;
-  explicit WbRig(const FirmwareParams& p = wb_params())
-      : params(p), hw(geo, p.data_buffer_kib / 4), fw(hw, params, geo), written(fw.logical_blocks(), 0) {
+  explicit WbRig(const FirmwareParams& p = wb_params(), const FlashGeometry& g = wb_geometry())
+      : geo(g), params(p), hw(geo, p.data_buffer_kib / 4), fw(hw, params, geo), written(fw.logical_blocks(), 0) {
     hw.attach(&fw);
   }
   // Sequential writes of `blocks` LBAs from `lba` in 32-block commands, 8 in flight.
@@ -116,6 +116,65 @@ TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flu
   r.hw.run();
   CHECK(wb.used_sectors() == 0);
   CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("WriteBooster with plane-first striping: each plane of a die has its own open SLC block", "[firmware][writebooster]") {
+  // So two units for one die land on its two planes and the demux can pair them into one
+  // two-plane SLC program, as it does TLC ones (one open SLC block per die would put both
+  // on one plane: half the buffer's write rate).
+  FirmwareParams p = wb_params();
+  p.stripe_order = "plane-first";
+  WbRig r(p);
+  WriteBooster& wb = *r.fw.writebooster();
+  r.write(0, 256);  // 1 MiB: fits the buffer
+  r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull);  // below the idle threshold
+  CHECK(wb.stats().slc_write_sectors == 256);
+  CHECK(wb.stats().tlc_write_sectors == 0);
+  const uint64_t plane0 = r.hw.slc_programs_by_plane_[0], plane1 = r.hw.slc_programs_by_plane_[1];
+  CHECK(plane0 >= 10);
+  CHECK(plane1 >= 10);
+  CHECK(plane0 + 1 >= plane1);  // units alternate planes (the last one may be odd)
+  CHECK(plane1 + 1 >= plane0);
+  // More than the buffer's room (576 - 264 sectors): the rest goes to TLC; an idle flush then
+  // empties every plane's blocks.
+  r.write(1024, 1024);
+  CHECK(wb.stats().slc_write_sectors == 256 + 576 - 264);
+  CHECK(wb.stats().tlc_write_sectors == 1024 - (576 - 264));
+  r.hw.run();
+  CHECK(wb.used_sectors() == 0);
+  CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
+  CHECK(r.hw.violations_ == 0);
+}
+
+TEST_CASE("WriteBooster: a command pauses a flush at its next unit and the flush goes on in the next idle time",
+          "[firmware][writebooster]") {
+  FlashGeometry g = wb_geometry();
+  g.pages_per_block = 144;  // SLC blocks of 48 pages: 16 units of 12 sectors to move per block
+  WbRig r(wb_params(), g);
+  WriteBooster& wb = *r.fw.writebooster();
+  r.write(0, 256);  // 1 MiB into the SLC buffer
+  const uint64_t idle_from = r.hw.now_ps();
+  r.hw.run_until(idle_from + 2'100'000'000ull);  // 0.1 ms into the flush (idle_flush_us = 2000)
+  REQUIRE(wb.stats().flushes_started == 1);
+  const uint64_t flushed_before = wb.stats().flushed_sectors;
+  // At most a unit per plane in flight on each die: 2 dies x 2 planes x 12 sectors (taking the
+  // whole block at once would read all 256).
+  CHECK(flushed_before > 0);
+  CHECK(flushed_before <= 2 * 2 * 12);
+  // A write arrives: it finds buffer units free (the flush keeps at most a unit per plane in
+  // flight) and waits for no more than the programs already on the die.
+  const uint64_t t0 = r.hw.now_ps();
+  r.hw.command(make_rw(3, true, 4096, 8), std::vector<SectorStamp>(8, SectorStamp{4096, 99}));
+  r.hw.run([&] { return !r.hw.responses_.empty() && r.hw.responses_.back().tag == 3; });
+  CHECK(r.hw.now_ps() - t0 < 1'200'000'000ull);  // below 1.2 ms: two 500 us programs at most
+  // The flush took no new unit while the command was in (at most one per die finishing).
+  CHECK(wb.stats().flushed_sectors - flushed_before <= 2 * 12);
+  r.hw.run();  // idle again: the flush goes on and empties the buffer
+  CHECK(wb.stats().flushed_sectors >= 256);
+  CHECK(wb.used_sectors() == 0);
   CHECK(r.hw.mode_violations_ == 0);
   CHECK(r.hw.violations_ == 0);
 }
