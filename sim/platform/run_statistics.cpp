@@ -213,6 +213,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   flash["copy_backs"] = p.fcc.ops_completed(FlashOpcode::CopyBack);
   flash["suspensions"] = p.fcc.suspensions();
   flash["status_polls"] = p.fcc.status_polls();
+  flash["power_budget_delays"] = p.fcc.power_budget_delays();
+  flash["power_budget_wait_us"] = p.fcc.power_budget_wait().to_seconds() * 1e6;
   flash["rule_violations"] = p.fcc.rule_violations();
   j["flash"] = flash;
 

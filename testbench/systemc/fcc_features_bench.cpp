@@ -550,3 +550,45 @@ TEST_CASE("FCC: Speed: random 4 KiB reads at queue depth 32 through the demux al
                        << loop.done / sim_s << " IOPS");
   CHECK(fcc.ops_in_flight() == 0);
 }
+
+// Power budget (fcc.max_concurrent_programs, the controller's way of staying within the
+// host's bActiveICCLevel): a program whose data is in waits for a slot before its array phase.
+TEST_CASE("FCC: Power budget: with one program slot a second die's program starts when the first one's ends",
+          "[fcc][power]") {
+  FlashControllerParams f = test_fcc();
+  f.max_concurrent_programs = 1;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1), sc_core::SC_ZERO_TIME);  // die 0, channel 0
+    b.fcc.submit(program_op(2, 0, 0, 0, 2), sc_core::SC_ZERO_TIME);  // die 2, channel 1
+  });
+  sc_core::sc_start();
+  const double data_in = 10 + 3 * 100 + 3 * 16384;  // buffer, 3 command sequences, 3 pages
+  CHECK(b.rec.of(1).t == ns(data_in + 500000));
+  CHECK(b.rec.of(2).t == ns(data_in + 500000 + 500000));  // its data was in at the same time
+  CHECK(b.fcc.power_budget_delays() == 1);
+  CHECK(b.fcc.power_budget_wait() == ns(500000));
+  CHECK(b.fcc.rule_violations() == 0);
+}
+
+TEST_CASE("FCC: Power budget: two slots let two dies program at once, the third waits for the first to end",
+          "[fcc][power]") {
+  FlashControllerParams f = test_fcc();
+  f.max_concurrent_programs = 2;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1), sc_core::SC_ZERO_TIME);  // channel 0
+    b.fcc.submit(program_op(2, 0, 0, 0, 2), sc_core::SC_ZERO_TIME);  // channel 1
+    sc_core::wait(100, sc_core::SC_US);
+    b.fcc.submit(program_op(3, 0, 0, 0, 3), sc_core::SC_ZERO_TIME);  // channel 1, 100 us later
+    b.fcc.submit(read_op(1, 0, 0, 0, 4), sc_core::SC_ZERO_TIME);     // reads are not budgeted
+  });
+  sc_core::sc_start();
+  const double data_in = 10 + 3 * 100 + 3 * 16384;
+  CHECK(b.rec.of(1).t == ns(data_in + 500000));
+  CHECK(b.rec.of(2).t == ns(data_in + 500000));
+  CHECK(b.rec.of(3).t == ns(data_in + 500000 + 500000));  // slot free at the first two's end
+  CHECK(b.rec.of(4).t == ns(100000 + 100 + 50000 + 4096 + 510));
+  CHECK(b.fcc.power_budget_delays() == 1);
+  CHECK(b.fcc.power_budget_wait() == ns(data_in + 500000 - (100000 + data_in)));
+}

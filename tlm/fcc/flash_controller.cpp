@@ -430,8 +430,8 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
     if (trace_) trace_bus(d.channel, "data in", cursor - busy, busy, slot, bytes);
     t_prog = later(t_prog, d.nand->program_time(slot.op.address, pages, slot.op.slc));
   }
-  d.array_start = cursor;
-  d.array_end = cursor + t_prog;
+  d.array_start = program_slot(die, cursor, t_prog);
+  d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
   if (trace_) trace_array(die, d.array_start, d.array_end);
@@ -483,7 +483,7 @@ void FlashController::start_cached_program(uint32_t die) {
   d.cached.clear();
   const OpSlot& slot = *slots_[d.active[0]];
   const sc_time t_prog = d.nand->program_time(slot.op.address, std::max(1u, slot.op.page_count), slot.op.slc);
-  d.array_start = later(sc_time_stamp(), d.cached_ready);
+  d.array_start = program_slot(die, later(sc_time_stamp(), d.cached_ready), t_prog);
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
@@ -534,7 +534,7 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
     ch.count_bytes(bytes);
     if (trace_) trace_bus(d.channel, "copy-back spare out", prog_earliest - spare, spare, *slots_[d.active[0]], bytes);
   }
-  const sc_time prog_start = ch.reserve(prog_earliest, cmd) + cmd;
+  const sc_time prog_start = program_slot(die, ch.reserve(prog_earliest, cmd) + cmd, t_p);
   d.array_start = prog_start;
   d.array_end = prog_start + t_p;
   d.free_at = d.array_end;
@@ -548,9 +548,53 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
 
+sc_time FlashController::program_slot(uint32_t die, const sc_time& earliest, const sc_time& length) {
+  const uint32_t limit = params_.max_concurrent_programs;
+  if (limit == 0) return earliest;
+  const sc_time now = sc_time_stamp();
+  program_windows_.erase(std::remove_if(program_windows_.begin(), program_windows_.end(),
+                                        [&](const ProgramWindow& w) { return w.end <= now; }),
+                         program_windows_.end());
+  // The most windows in flight at once during [t, t + length): counted where one starts.
+  auto active_at = [&](const sc_time& p) {
+    uint32_t n = 0;
+    for (const ProgramWindow& w : program_windows_) n += w.start <= p && p < w.end;
+    return n;
+  };
+  auto most_during = [&](const sc_time& t) {
+    uint32_t most = active_at(t);
+    for (const ProgramWindow& w : program_windows_)
+      if (w.start > t && w.start < t + length) most = std::max(most, active_at(w.start));
+    return most;
+  };
+  sc_time start = earliest;
+  if (most_during(start) >= limit) {
+    // A slot opens where a booked window ends (after the last one none is left).
+    std::vector<sc_time> ends;
+    for (const ProgramWindow& w : program_windows_)
+      if (w.end > earliest) ends.push_back(w.end);
+    std::sort(ends.begin(), ends.end());
+    for (const sc_time& e : ends)
+      if (most_during(e) < limit) {
+        start = e;
+        break;
+      }
+    ++power_budget_delays_;
+    power_budget_wait_ += start - earliest;
+  }
+  program_windows_.push_back(ProgramWindow{start, start + length, die});
+  return start;
+}
+
+void FlashController::end_program_slot(uint32_t die, const sc_time& at) {
+  for (ProgramWindow& w : program_windows_)
+    if (w.die == die && w.start <= at && at < w.end) w.end = at;
+}
+
 uint64_t FlashController::power_cut() {
   const sc_time now = sc_time_stamp();
   uint64_t torn = 0;
+  program_windows_.clear();
   for (DieState& d : dies_) {
     auto tear = [&](uint32_t s) {
       const FlashOp& op = slots_[s]->op;
@@ -610,6 +654,7 @@ bool FlashController::try_suspend(uint32_t die) {
   // Set the program/erase aside with the array time it still needs; its Finish is void.
   d.suspend_left = d.array_end - now;
   d.array_busy -= d.suspend_left;
+  if (slots_[d.active[0]]->op.opcode == FlashOpcode::Program) end_program_slot(die, now);
   if (trace_) {
     trace_array_slice(die, "suspended");
     // The die frees now instead of at array_end: undo the rest of the booked interval.
@@ -635,7 +680,9 @@ void FlashController::resume(uint32_t die) {
   DieState& d = dies_[die];
   d.active.swap(d.suspended);
   d.suspended.clear();
-  const sc_time start = later(later(sc_time_stamp(), d.free_at), d.cache_free_at);
+  sc_time start = later(later(sc_time_stamp(), d.free_at), d.cache_free_at);
+  if (slots_[d.active[0]]->op.opcode == FlashOpcode::Program)
+    start = program_slot(die, start, d.nand->resume_time() + d.suspend_left);
   d.array_start = start;
   d.array_end = start + d.nand->resume_time() + d.suspend_left;
   d.array_busy += d.suspend_left;

@@ -83,6 +83,10 @@ class FlashController : public sc_core::sc_module {
   // Program/erase suspensions granted to reads.
   uint64_t suspensions() const { return suspensions_; }
   uint64_t status_polls() const { return status_polls_; }
+  // Power budget (max_concurrent_programs): programs whose array phase waited for a slot,
+  // and the time they waited in all.
+  uint64_t power_budget_delays() const { return power_budget_delays_; }
+  const sc_core::sc_time& power_budget_wait() const { return power_budget_wait_; }
   // Sum of (dispatch - arrival) over ops: time spent queued for a die.
   const sc_core::sc_time& total_queue_wait() const { return queue_wait_; }
   // NAND rule violations over all dies (zero for correct firmware).
@@ -152,6 +156,10 @@ class FlashController : public sc_core::sc_module {
   void try_cache_program(uint32_t die);
   sc_core::sc_time ready_seen(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end);
   void start_cached_program(uint32_t die);
+  // Power budget: the earliest start at or after `earliest` of a program array phase of
+  // `length` on `die` that keeps at most max_concurrent_programs in flight; books it.
+  sc_core::sc_time program_slot(uint32_t die, const sc_core::sc_time& earliest, const sc_core::sc_time& length);
+  void end_program_slot(uint32_t die, const sc_core::sc_time& at);  // suspended: the die draws no more
   void array_done(uint32_t die);
   void finish(uint32_t die);
   void resume(uint32_t die);
@@ -216,6 +224,13 @@ class FlashController : public sc_core::sc_module {
   uint64_t multi_plane_ops_ = 0;
   uint64_t suspensions_ = 0;
   uint64_t status_polls_ = 0;
+  struct ProgramWindow {
+    sc_core::sc_time start, end;
+    uint32_t die;
+  };
+  std::vector<ProgramWindow> program_windows_;  // booked program array phases (power budget on)
+  uint64_t power_budget_delays_ = 0;
+  sc_core::sc_time power_budget_wait_;
   sc_core::sc_time queue_wait_;
   TraceRecorder* trace_ = nullptr;
   std::vector<int> die_track_, channel_track_, die_busy_, die_state_, channel_busy_;

@@ -23,6 +23,7 @@ struct FlashControllerParams {
   double status_poll_ns = 0;  // 0: the ready/busy line signals the end of an array operation
   std::string gang_mode = "none";
   uint32_t gang_size = 1;
+  uint32_t max_concurrent_programs = 0;  // power budget: 0 = none
 
   template <class B>
   void bind(B& b) {
@@ -57,6 +58,13 @@ struct FlashControllerParams {
     b("gang_mode", gang_mode, "",
       "none | shared_bus | shared_control: how gang_size packages are operated together");
     b("gang_size", gang_size, "", "packages per gang (ways on a channel ganged together)");
+    // UFS hosts cap the device's active current (bActiveICCLevel, chosen from the power
+    // descriptor's wActiveICCLevelsVCC per level; Linux sets it from the board's regulator
+    // limits); a controller stays within it by bounding how many dies program at once, the
+    // NAND operation that draws the most VCC current. No value is published for a device.
+    b("max_concurrent_programs", max_concurrent_programs, "",
+      "power budget: at most this many dies in a program's array phase at once (0 = no limit); a program "
+      "whose data is in waits for a slot before its array phase starts");
   }
 
   std::string validate() const {
