@@ -18,8 +18,8 @@ double write_mib_s(const nlohmann::json& stats) {
 }
 
 std::vector<ExperimentRow> writebooster_study(const ExperimentContext& ctx) {
-  // Buffer: 4 GiB dedicated (Samsung does not publish this part's buffer size; vendors
-  // quote several GB of SLC buffer for 256-512 GB UFS 3.1 parts). Burst: 2 GiB (fits);
+  // Buffer: ufs31's 4 GiB shared one (Samsung does not publish this part's buffer size;
+  // vendors quote several GB of SLC buffer for 256-512 GB UFS 3.1 parts). Burst: 2 GiB (fits);
   // sustained: 8 GiB (twice the buffer). Fresh device, no idle time: no flush runs.
   auto run = [&](const std::string& name, bool wb, const std::string& size, std::vector<std::string> extra = {}) {
     std::vector<std::string> a = {"--preset", "ufs31", "--no-check", "--workload",
