@@ -4,7 +4,7 @@
 // whose Lakefield host runs the link at HS-G4, as ufs31's). The gain emerges from the NAND:
 // a TLC word line's one-shot program (nand.t_prog_us, calibrated on Samsung's eUFS 3.0: the
 // same eight dies without WriteBooster write 410 MB/s) takes 1820 us for 3 pages, SLC mode
-// 160 us a page (nand.t_prog_slc_us), so the buffer programs 2.5x faster per die; with it the
+// 160 us a page (nand.t_prog_slc_us), so the buffer programs 3.4x faster per die; with it the
 // firmware core (calibrated on the eUFS 3.1's 1200 MB/s) binds instead of the dies.
 #include <cstdio>
 #include "experiments/experiment.h"

@@ -62,7 +62,7 @@ TEST_CASE("TLC-direct sequential writes on ufs31 are bound by the word-line prog
   CHECK(mbps == Approx(410).epsilon(0.15));           // Samsung's eUFS 3.0, the calibration
 }
 
-TEST_CASE("With WriteBooster (on by default) the same writes reach the published 1200 MB/s, 2.5x TLC-direct",
+TEST_CASE("With WriteBooster (on by default) the same writes reach the published 1200 MB/s, over 2.5x TLC-direct",
           "[system][write-path][writebooster]") {
   const RunResult r = sequential_writes({});
   CHECK(r.mismatches == 0);
