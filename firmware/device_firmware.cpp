@@ -1128,10 +1128,13 @@ bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   if (preconditioning_ || g.active || free >= target) return false;
   // A victim must give back at least one program unit: moving a fuller block (with the
   // padding of its last unit) would use up as much space as it frees, and GC would spin.
-  // Hybrid: a unit is one page of the pool's size.
+  // Hybrid: a unit is one page of the pool's size. A pool holding more than its share (its
+  // blocks retired) moves its victims' data into the other pool while that one has room
+  // (never both ways: data would bounce): any victim then gives this pool a whole block back.
   const uint32_t page_sectors = large ? large_capacity() : spp_;
-  const uint32_t max_valid = hybrid_ ? geo_.pages_per_block * page_sectors - page_sectors
-                                     : blocks_.sectors_per_block() - unit_sectors_;
+  const bool to_other = hybrid_ && hybrid_pool(large) != large && hybrid_pool(!large) == !large;
+  const uint32_t max_valid = !hybrid_ ? blocks_.sectors_per_block() - unit_sectors_
+                             : geo_.pages_per_block * page_sectors - (to_other ? 0 : page_sectors);
   std::function<bool(uint32_t)> allow;
   if (wear_.rate_limits())
     allow = [this](uint32_t block) {
@@ -1151,6 +1154,8 @@ bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   g.active = true;
   g.victim = victim;
   g.large = large;
+  g.to_large = to_other ? !large : large;
+  stats_.gc_cross_pool_victims += to_other;
   g.start_ps = hal_.now_ps();
   blocks_.info(victim).state = BlockState::Victim;
   if (blocks_.info(victim).holds_map) relocate_map_pages(die);
@@ -1163,7 +1168,8 @@ void DeviceFirmware::gc_fill(uint32_t die) {
   GcState& g = gc_[die];
   if (!g.active || g.scanned) return;
   // Hybrid page size: a victim's valid data goes back into its own pool (GC units of the
-  // victim's page size), so each pool's share of the data stays where the splitter put it.
+  // victim's page size), so each pool's share of the data stays where the splitter put it,
+  // unless the pool holds more than its share (gc_check_pool): then into the other pool.
   const uint32_t spb = hybrid_ ? blocks_.sectors_in_block(g.victim) : blocks_.sectors_per_block();
   const uint32_t base = g.victim * blocks_.sectors_per_block();
   const uint32_t page_spp = blocks_.spp_of(g.victim);
@@ -1181,7 +1187,7 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     }
     if (g.unit == kNone) {
       if (g.flush && !flush_may_fill(die)) return;  // resumed by unit_programmed, idle time or gc_check
-      g.unit = allocate_unit(g.stream, true, g.large);
+      g.unit = allocate_unit(g.stream, true, g.to_large);
       if (g.unit == kNone) {
         if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
           gc_unit_waiters_.push_back(die);
@@ -1333,6 +1339,10 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
   if (status != FlashStatus::Ok || b.retire_after_gc) {
     if (status != FlashStatus::Ok) ++stats_.erase_failures;
     blocks_.retire_block(block);
+    if (hybrid_) {  // the pool's share of the data shrinks with its raw space
+      uint64_t& limit = pool_limit_[b.large];
+      limit -= std::min(limit, uint64_t(double(blocks_.sectors_in_block(block)) * (1.0 - params_.over_provisioning)));
+    }
   }
   if (b.slc) {  // a flushed WriteBooster block: its pages leave the buffer's fill
     wb_->add_used(-int64_t(b.next_page) * spp_);

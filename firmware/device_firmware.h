@@ -35,6 +35,7 @@ struct FirmwareStats {
   uint64_t flash_reads = 0;            // host data page reads
   uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
   uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
+  uint64_t gc_cross_pool_victims = 0;  // hybrid page size: victims whose data went to the other pool
   uint64_t host_page_sectors = 0;      // page space programmed for host data: whole host units (data,
                                        // read-modify-write fill, padding); space utilisation's denominator
   uint64_t gc_victims = 0;
@@ -211,6 +212,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
     bool large = false;          // hybrid page size: the victim is a large-page block
     uint32_t units_in_flight = 0;  // flush: units sealed and not yet programmed (flush_may_fill)
+    bool to_large = false;       // ... and its data goes into large-page units
     uint64_t start_ps = 0;
   };
   struct GcRead {

@@ -145,6 +145,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   ftl["host_program_sectors"] = f.host_program_sectors;
   ftl["padding_sectors"] = f.padding_sectors;
   ftl["host_page_sectors"] = f.host_page_sectors;
+  ftl["gc_cross_pool_victims"] = f.gc_cross_pool_victims;
   // The counters above are since power-up; these count the measured phase alone (space utilisation).
   // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
   auto since = [](uint64_t now, uint64_t start) { return now >= start ? now - start : now; };

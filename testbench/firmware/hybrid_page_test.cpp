@@ -164,6 +164,7 @@ TEST_CASE("Hybrid: sequential writes past the large pool's share spill into smal
   CHECK(bm.pool_valid(true) > cap / 3);
   CHECK(bm.pool_valid(false) > cap / 4);
   CHECK(bm.pool_valid(true) + bm.pool_valid(false) >= cap);
+  INFO("GC victims " << r.fw.stats().gc_victims << ", of them moved to the other pool " << r.fw.stats().gc_cross_pool_victims);
   for (uint64_t lba = 0; lba < cap; lba += 8) {
     const uint32_t n = uint32_t(std::min<uint64_t>(8, cap - lba));
     r.hw.command(make_rw(0, false, lba, n));
@@ -258,4 +259,39 @@ TEST_CASE("Hybrid: a write cache of 8 slots under concurrent writes and GC of bo
       if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
     }
   }
+}
+
+TEST_CASE("Hybrid: blocks retired by program failures shrink their pool, GC moves the surplus to the other pool",
+          "[firmware][hybrid][gc]") {
+  Rig r;
+  const uint64_t cap = r.fw.logical_blocks();
+  std::vector<uint64_t> version(cap, 0);
+  uint64_t v = 0;
+  auto write = [&](uint64_t lba, uint32_t n) {
+    ++v;
+    r.write(uint8_t(v % 32), lba, n, v);
+    for (uint32_t i = 0; i < n; ++i) version[lba + i] = v;
+  };
+  for (uint64_t lba = 0; lba + 8 <= cap; lba += 8) write(lba, 8);  // both pools at their share
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < 6000; ++i) {
+    if (i % 400 == 0) r.hw.fail_next_program_ = true;  // a grown bad block now and then
+    const uint32_t n = 1 + uint32_t(rng() % 8);
+    write(rng() % (cap * 3 / 4 - n), n);
+  }
+  const FirmwareStats& s = r.fw.stats();
+  INFO("program failures " << s.program_failures << ", GC victims " << s.gc_victims << ", into the other pool "
+                           << s.gc_cross_pool_victims);
+  CHECK(s.program_failures >= 10);
+  CHECK(s.gc_cross_pool_victims > 0);
+  for (uint64_t lba = 0; lba < cap; lba += 8) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(8, cap - lba));
+    r.hw.command(make_rw(0, false, lba, n));
+    r.hw.run();
+    for (uint32_t i = 0; i < n; ++i) {
+      const SectorStamp want = version[lba + i] ? SectorStamp{lba + i, version[lba + i]} : SectorStamp{};
+      if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
+    }
+  }
+  CHECK(r.hw.violations_ == 0);
 }
