@@ -67,19 +67,12 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     u.data_seq.assign(unit_slots, 0);
     u.fua_tag.assign(unit_slots, kNoTag);
   }
-  if (hybrid_) free_slots_ = unit_count;
-  else for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+  if (!hybrid_) for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
   // Hybrid: one filling host unit per pool (small, large).
   host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : hybrid_ ? 2 : 1, kNone);
   if (hybrid_) {
-    // Each pool takes no more valid data than its share of the exported capacity (the shares
-    // add up to it, so a piece always finds a pool with room; hybrid_pool).
-    const uint64_t planes = uint64_t(geometry.dies()) * geometry.planes_per_die;
-    const uint32_t blocks[2] = {geometry.small_blocks_per_plane, geometry.blocks_per_plane - geometry.small_blocks_per_plane};
-    for (uint32_t large = 0; large < 2; ++large) {
-      const uint64_t block_sectors = uint64_t(geometry.pages_per_block) * (large ? large_capacity() : spp_);
-      pool_limit_[large] = uint64_t(double(planes * blocks[large] * block_sectors) * (1.0 - params.over_provisioning));
-    }
+    shares_ = std::make_unique<HybridPoolShares>(geometry, params.over_provisioning);
+    slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, large_capacity());
   }
   entries_per_map_page_ = geometry.page_bytes / 4;
   if (params.map_cache) {
@@ -499,7 +492,7 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
     // Hybrid page size (IISWC'15 sec. VI): a whole aligned large-page chunk of the command goes
     // to a large page, every other 4 KiB piece to a small page (no padding either way).
     const bool chunk = hybrid_ && lba % large_capacity() == 0 && lba + large_capacity() <= cmd_end;
-    const bool large = hybrid_ && hybrid_pool(chunk);
+    const bool large = hybrid_ && shares_->pool_for(chunk, blocks_);
     uint32_t& filling = hybrid_ ? host_units_[large] : filling_unit(lba);
     if (filling == kNone) {
       filling = allocate_unit(WriteStream::Host, false, large);
@@ -804,9 +797,11 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve,
   // Host data may not take the last units: GC must always find one to make progress.
   uint32_t i;
   if (hybrid_) {
-    i = allocate_hybrid_unit(may_use_reserve ? 0 : std::min<uint32_t>(2 * large_capacity(), uint32_t(units_.size()) / 4),
-                             large);
-    if (i == kNone) return kNone;
+    // A small-page unit takes one slot, a large-page unit an aligned run (the run's other
+    // descriptors are absorbed into it); host data leaves a reserve for GC.
+    i = slot_runs_->allocate(large, may_use_reserve ? 0 : std::min<uint32_t>(2 * large_capacity(), uint32_t(units_.size()) / 4));
+    if (i == HybridSlotRuns::kNone) return kNone;
+    for (uint32_t k = 1; large && k < large_capacity(); ++k) units_[i + k].absorbed = uint8_t(k);
   } else {
     const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
     if (free_units_.size() <= reserve) return kNone;
@@ -830,49 +825,6 @@ uint32_t DeviceFirmware::allocate_unit(WriteStream stream, bool may_use_reserve,
   std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
   u.sync_tags.clear();
   return i;
-}
-
-// Hybrid page size: a unit of one slot (small page) or an aligned run of large_capacity()
-// slots (large page); a small one goes first where a run is already broken up, so whole runs
-// stay free for large ones. kNone when fewer than reserve_slots would stay free; with a
-// reserve (host data) also when no whole run would stay free for GC of the large-page pool.
-uint32_t DeviceFirmware::allocate_hybrid_unit(uint32_t reserve_slots, bool large) {
-  const uint32_t need = large ? large_capacity() : 1, n = uint32_t(units_.size()), run = large_capacity();
-  if (free_slots_ < need + reserve_slots) return kNone;
-  auto free_at = [&](uint32_t i) { return units_[i].state == UnitState::Free && !units_[i].absorbed; };
-  auto whole_run = [&](uint32_t first) {
-    bool whole = first + run <= n;
-    for (uint32_t k = first; k < first + run && whole; ++k) whole = free_at(k);
-    return whole;
-  };
-  uint32_t pick = kNone, whole_runs = 0;
-  for (uint32_t i = 0; i + run <= n; i += run) {
-    if (!whole_run(i)) continue;
-    ++whole_runs;
-    if (large && pick == kNone) pick = i;
-  }
-  if (large) {
-    if (pick == kNone || (reserve_slots && whole_runs < 2)) return kNone;
-    for (uint32_t k = 1; k < need; ++k) units_[pick + k].absorbed = uint8_t(k);
-  } else {
-    bool breaks_run = false;
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!free_at(i)) continue;
-      const bool whole = whole_run(i / run * run);
-      if (pick == kNone) { pick = i; breaks_run = whole; }
-      if (!whole) { pick = i; breaks_run = false; break; }
-    }
-    if (pick == kNone || (reserve_slots && breaks_run && whole_runs < 2)) return kNone;
-  }
-  free_slots_ -= need;
-  return pick;
-}
-
-// Hybrid page size: the pool a piece goes to. A pool whose valid data has reached its share
-// of the exported capacity takes no more (a large chunk then goes as small pages, a small
-// piece into a large page with padding), so neither pool fills with valid data GC cannot free.
-bool DeviceFirmware::hybrid_pool(bool large) const {
-  return blocks_.pool_valid(large) < pool_limit_[large] ? large : !large;
 }
 
 void DeviceFirmware::seal_unit(uint32_t unit) {
@@ -1093,7 +1045,7 @@ void DeviceFirmware::release_unit(uint32_t unit) {
   u.state = UnitState::Free;
   if (hybrid_) {
     for (uint32_t k = 1; k < u.capacity; ++k) units_[unit + k].absorbed = 0;
-    free_slots_ += u.capacity;
+    slot_runs_->release(unit, u.capacity > 1);
   } else {
     free_units_.push_back(unit);
   }
@@ -1132,7 +1084,7 @@ bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   // blocks retired) moves its victims' data into the other pool while that one has room
   // (never both ways: data would bounce): any victim then gives this pool a whole block back.
   const uint32_t page_sectors = large ? large_capacity() : spp_;
-  const bool to_other = hybrid_ && hybrid_pool(large) != large && hybrid_pool(!large) == !large;
+  const bool to_other = hybrid_ && shares_->gc_to_other(large, blocks_);
   const uint32_t max_valid = !hybrid_ ? blocks_.sectors_per_block() - unit_sectors_
                              : geo_.pages_per_block * page_sectors - (to_other ? 0 : page_sectors);
   std::function<bool(uint32_t)> allow;
@@ -1339,10 +1291,7 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
   if (status != FlashStatus::Ok || b.retire_after_gc) {
     if (status != FlashStatus::Ok) ++stats_.erase_failures;
     blocks_.retire_block(block);
-    if (hybrid_) {  // the pool's share of the data shrinks with its raw space
-      uint64_t& limit = pool_limit_[b.large];
-      limit -= std::min(limit, uint64_t(double(blocks_.sectors_in_block(block)) * (1.0 - params_.over_provisioning)));
-    }
+    if (hybrid_) shares_->block_retired(b.large, blocks_.sectors_in_block(block));
   }
   if (b.slc) {  // a flushed WriteBooster block: its pages leave the buffer's fill
     wb_->add_used(-int64_t(b.next_page) * spp_);
@@ -1821,7 +1770,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     const bool chunk = lba % large_capacity() == 0 && lba + large_capacity() <= end;
     Unit scratch;
     scratch.stream = WriteStream::Host;
-    scratch.capacity = hybrid_pool(chunk) ? large_capacity() : 1;
+    scratch.capacity = shares_->pool_for(chunk, blocks_) ? large_capacity() : 1;
     if (!place_unit(scratch)) break;  // device full
     BlockInfo& b = blocks_.info(scratch.block);
     --b.programs_in_flight;

@@ -13,6 +13,7 @@
 #include "ftl/allocation_policy.h"
 #include "ftl/block_manager.h"
 #include "ftl/gc_copy_back.h"
+#include "ftl/hybrid_pages.h"
 #include "ftl/l2p_map.h"
 #include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
@@ -262,8 +263,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
 
   // units and programming
   uint32_t allocate_unit(WriteStream stream, bool may_use_reserve, bool large = false);
-  uint32_t allocate_hybrid_unit(uint32_t reserve_slots, bool large);
-  bool hybrid_pool(bool large) const;
   // The unit holding write-cache slot `slot` and the slot's position in it.
   Unit& unit_of_slot(uint32_t slot, uint32_t& pos) {
     uint32_t i = (slot - read_slots_) / unit_stride_;
@@ -334,8 +333,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint32_t lp_sectors_;              // logical page
   bool hybrid_;                      // hybrid page size: small- and large-page pools
   uint32_t unit_stride_;             // write-cache slots between unit descriptors (hybrid: 1)
-  uint32_t free_slots_ = 0;          // hybrid: write-cache slots in no unit
-  uint64_t pool_limit_[2] = {0, 0};  // hybrid: valid sectors a pool takes at most (small, large)
+  std::unique_ptr<HybridPoolShares> shares_;  // hybrid: each pool's share of the data (null: off)
+  std::unique_ptr<HybridSlotRuns> slot_runs_;  // hybrid: write-cache slots of small and large units
   AllocationPolicy alloc_;
   uint32_t read_slots_;
   SlotAllocator read_area_;

@@ -295,3 +295,38 @@ TEST_CASE("Hybrid: blocks retired by program failures shrink their pool, GC move
   }
   CHECK(r.hw.violations_ == 0);
 }
+
+TEST_CASE("Hybrid: write-cache slots: large units take aligned runs, small ones fill broken runs first",
+          "[firmware][hybrid]") {
+  HybridSlotRuns s(9, 2);  // runs [0,1] [2,3] [4,5] [6,7]; slot 8 only for small units
+  CHECK(s.allocate(true, 0) == 0);
+  CHECK(s.allocate(false, 0) == 8);   // the slot outside any run goes first
+  CHECK(s.allocate(false, 0) == 2);   // then one breaks run [2,3]
+  CHECK(s.allocate(false, 0) == 3);   // and the next fills it before breaking another
+  CHECK(s.allocate(true, 0) == 4);
+  CHECK(s.free_slots() == 2);
+  // With a reserve (host data) the last whole run stays free for GC.
+  CHECK(s.allocate(true, 1) == HybridSlotRuns::kNone);
+  CHECK(s.allocate(false, 1) == HybridSlotRuns::kNone);
+  CHECK(s.allocate(true, 0) == 6);    // GC (no reserve) takes it
+  CHECK(s.allocate(false, 0) == HybridSlotRuns::kNone);
+  s.release(2, false);
+  s.release(0, true);
+  CHECK(s.free_slots() == 3);
+  CHECK(s.allocate(false, 0) == 2);   // the broken run first
+  CHECK(s.allocate(true, 0) == 0);
+}
+
+TEST_CASE("Hybrid: pool shares add up to the exported capacity and shrink with retired blocks", "[firmware][hybrid]") {
+  const FlashGeometry g = hybrid_geometry();
+  HybridPoolShares shares(g, 0.25);
+  CHECK(shares.limit(false) == 8 * 16 * 64 * 3 / 4);
+  CHECK(shares.limit(true) == 8 * 8 * 128 * 3 / 4);
+  CHECK(shares.limit(false) + shares.limit(true) == g.total_sectors() * 3 / 4);
+  BlockManager bm(g);
+  CHECK(shares.pool_for(true, bm));  // empty pools: each piece where it belongs
+  CHECK_FALSE(shares.pool_for(false, bm));
+  CHECK_FALSE(shares.gc_to_other(true, bm));
+  shares.block_retired(true, 128);
+  CHECK(shares.limit(true) == 8 * 8 * 128 * 3 / 4 - 96);
+}
