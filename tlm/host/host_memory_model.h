@@ -42,7 +42,7 @@ struct HostMemoryParams {
     b("total_mib", total_mib, "MiB", "host DRAM");
     b("reserved_mib", reserved_mib, "MiB", "memory lmkd never frees (kernel, system services)");
     b("lmk_minfree_mib", lmk_minfree_mib, "MiB", "lmkd kills background apps while free memory is below this");
-    b("hpb_regulator", hpb_regulator, "", "HPBvalve regulator: shrink HPB instead of killing a recently used app");
+    b("hpb_regulator", hpb_regulator, "", "HPBvalve regulator: shrink HPB instead of killing a recently used app (always on with hpb.host.policy=hpbvalve)");
     b("regulator_recent_ms", regulator_recent_ms, "ms", "an app used within this long is spared by the regulator");
     b("regulator_cost_us", regulator_cost_us, "us", "regulator work added to an lmkd pass that consults it");
     b("cold_launch_ms", cold_launch_ms, "ms", "extra launch time of an app that was killed or never started");
