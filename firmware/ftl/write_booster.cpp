@@ -35,11 +35,13 @@ WriteBooster::WriteBooster(const WriteBoosterParams& params, const FlashGeometry
       flag_flush_en_(params.flush_during_idle),
       flag_flush_hibernate_(params.flush_during_hibernate) {}
 
+// The earliest idle time at which a flush may start: fWBBufferFlushEn's idle time, or the
+// link's entry into Hibern8 with fWBBufferFlushDuringHibernate (never if the link stays up).
 uint64_t WriteBooster::flush_idle_ps() const {
-  uint64_t us = 0;
-  if (flag_flush_hibernate_) us = params_.hibernate_idle_us;
-  if (flag_flush_en_ && (us == 0 || params_.idle_flush_us < us)) us = params_.idle_flush_us;
-  if (!flag_flush_en_ && !flag_flush_hibernate_) return 0;
+  const bool hibernate = flag_flush_hibernate_ && params_.hibernate_idle_us > 0;
+  if (!flag_flush_en_ && !hibernate) return 0;
+  uint64_t us = hibernate ? params_.hibernate_idle_us : params_.idle_flush_us;
+  if (flag_flush_en_ && params_.idle_flush_us < us) us = params_.idle_flush_us;
   return (us ? us : 1) * 1000000ull;
 }
 

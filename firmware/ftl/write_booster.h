@@ -25,7 +25,9 @@ struct WriteBoosterParams {
   bool flush_during_idle = true;        // fWBBufferFlushEn at power-up: flush after idle_flush_us of no commands
   bool flush_during_hibernate = true;   // fWBBufferFlushDuringHibernate at power-up (Linux sets it)
   uint32_t idle_flush_us = 5000;        // idle time before an idle flush starts
-  uint32_t hibernate_idle_us = 10000;   // idle time after which the link is in Hibern8 (auto-hibernate timer)
+  // When the link enters Hibern8 after the last command: not a WriteBooster key, the platform
+  // sets it from link.hibernate_idle_us (the host's auto-hibernate; 0 = the link never hibernates).
+  uint32_t hibernate_idle_us = 0;
   uint32_t slc_endurance = 30000;       // erase cycles an SLC-mode block lasts (bWBBufferLifeTimeEst)
 
   template <class B>
@@ -35,9 +37,8 @@ struct WriteBoosterParams {
     b("buffer_mib", buffer_mib, "MiB", "SLC buffer capacity for user data, spread evenly over the dies");
     b("flush_during_idle", flush_during_idle, "", "fWBBufferFlushEn at power-up: flush once idle for idle_flush_us");
     b("flush_during_hibernate", flush_during_hibernate, "",
-      "fWBBufferFlushDuringHibernate at power-up: flush once idle for hibernate_idle_us (link in Hibern8)");
+      "fWBBufferFlushDuringHibernate at power-up: flush while the link is in Hibern8 (after link.hibernate_idle_us)");
     b("idle_flush_us", idle_flush_us, "us", "idle time before a flush with fWBBufferFlushEn");
-    b("hibernate_idle_us", hibernate_idle_us, "us", "idle time until the link enters Hibern8 (auto-hibernate timer)");
     b("slc_endurance", slc_endurance, "cycles", "erase cycles of an SLC-mode block, for bWBBufferLifeTimeEst");
   }
   std::string validate() const {

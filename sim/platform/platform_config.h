@@ -53,6 +53,8 @@ struct PlatformConfig {
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
     firmware.data_buffer_kib = memory.data_buffer_kib;
+    // fWBBufferFlushDuringHibernate flushes while the link is in Hibern8: the link's auto-hibernate.
+    firmware.writebooster.hibernate_idle_us = link.hibernate_idle_us;
     firmware.l2p_sram_kib = memory.l2p_sram_kib;
     std::string hpb_problem = firmware.hpb.validate();
     if (!hpb_problem.empty()) throw ConfigError("hpb." + hpb_problem);

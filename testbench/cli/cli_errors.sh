@@ -42,6 +42,7 @@ expect bad-host-memory-apps "host_memory.apps: 'chrome' is not name=MiB" -- run 
 expect host-memory-no-apps "host_memory.apps: name at least one app" -- run --preset test-small --set host_memory.enabled=true --workload rw=randread,count=10
 expect bad-hpb-host-policy "hpb.host.policy: must be auto, device, host or hpbvalve" -- run --preset test-small --set hpb.host.policy=lru --workload rw=randread,count=10
 expect poll-below-command "status_poll_ns" -- run --preset test-small --set fcc.status_poll_ns=10 --workload rw=randwrite,count=10
+expect wb-hibernate-is-the-links "hibernate_idle_us" -- run --preset test-small --set writebooster.hibernate_idle_us=10000 --workload rw=randwrite,count=10
 expect wb-buffer-type "writebooster.buffer_type" -- run --preset test-small --set writebooster.buffer_type=both --workload rw=randwrite,count=10
 expect wb-buffer-too-big "writebooster.buffer_mib" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=100000 --set nand.pages_per_block=144 --workload rw=randwrite,count=10
 expect wb-unit-vs-slc-block "must divide an SLC block" -- run --preset test-small --set writebooster.enabled=true --set writebooster.buffer_mib=8 --workload rw=randwrite,count=10

@@ -236,3 +236,23 @@ TEST_CASE("WriteBooster: buffer size and type are checked against the geometry",
   WbRig r(p);
   CHECK(r.fw.logical_blocks() == uint64_t(double(64 * 144) * 0.75));
 }
+
+// fWBBufferFlushDuringHibernate acts when the link enters Hibern8: with the link's
+// auto-hibernate off it never triggers a flush; the idle flush still does.
+TEST_CASE("WriteBooster: flush during hibernate follows the link's auto-hibernate", "[firmware][writebooster]") {
+  const FlashGeometry g = wb_geometry();
+  WriteBoosterParams p;
+  p.enabled = true;
+  p.buffer_mib = 1;
+  p.flush_during_idle = false;
+  p.flush_during_hibernate = true;
+  p.hibernate_idle_us = 0;  // link never hibernates
+  CHECK(WriteBooster(p, g).flush_idle_ps() == 0);
+  p.hibernate_idle_us = 150000;  // Linux's auto-hibernate
+  CHECK(WriteBooster(p, g).flush_idle_ps() == 150000ull * 1000000ull);
+  p.flush_during_idle = true;
+  p.idle_flush_us = 5000;  // the earlier trigger wins
+  CHECK(WriteBooster(p, g).flush_idle_ps() == 5000ull * 1000000ull);
+  p.hibernate_idle_us = 0;
+  CHECK(WriteBooster(p, g).flush_idle_ps() == 5000ull * 1000000ull);
+}
