@@ -40,6 +40,9 @@ class LatencySplit {
   // The response: the command's parts go into its op's sums.
   void finish(uint32_t tag, bool write, uint64_t now_ps);
   const Sums& reads() const { return reads_; }
+  // The tag's last (or current) command waited for a map page load: an L2P miss that
+  // neither the SRAM nor an HPB entry covered. Holds until the tag's next command starts.
+  bool waited_for_map(uint32_t tag) const { return commands_[tag].part_ps[0] > 0; }
   const Sums& writes() const { return writes_; }
   // Drops the sums (the measured phase starts); commands in flight keep their times.
   void reset_sums() { reads_ = Sums{}; writes_ = Sums{}; }

@@ -181,7 +181,7 @@ TraceRecorderOptions trace_options(const RunOptions& o) {
 // stats.json "apps": launches per app and the phone's memory (host_memory.enabled).
 nlohmann::json app_launch_json(const AppLaunchTracker& apps) {
   nlohmann::json j, per_app = nlohmann::json::object();
-  uint64_t launches = 0, launch_ps = 0, reads = 0, hpb_reads = 0;
+  uint64_t launches = 0, launch_ps = 0, reads = 0, hpb_reads = 0, map_loads = 0;
   for (const auto& a : apps.apps()) {
     per_app[a.name] = {{"launches", a.launches},
                        {"cold_launches", a.cold_launches},
@@ -189,11 +189,13 @@ nlohmann::json app_launch_json(const AppLaunchTracker& apps) {
                        {"mean_launch_ms", a.launches ? double(a.launch_ps) / double(a.launches) * 1e-9 : 0.0},
                        {"cold_start_ms", double(a.cold_ps) * 1e-9},
                        {"launch_reads", a.launch_reads},
-                       {"launch_hpb_reads", a.hpb_reads}};
+                       {"launch_hpb_reads", a.hpb_reads},
+                       {"launch_map_load_reads", a.map_load_reads}};
     launches += a.launches;
     launch_ps += a.launch_ps;
     reads += a.launch_reads;
     hpb_reads += a.hpb_reads;
+    map_loads += a.map_load_reads;
   }
   const auto& m = apps.memory().stats();
   j["per_app"] = per_app;
@@ -201,6 +203,9 @@ nlohmann::json app_launch_json(const AppLaunchTracker& apps) {
   j["mean_launch_ms"] = launches ? double(launch_ps) / double(launches) * 1e-9 : 0.0;
   j["launch_reads"] = reads;
   j["launch_hpb_hit_ratio"] = reads ? double(hpb_reads) / double(reads) : 0.0;
+  // Foreground L2P hit ratio: launch reads whose mapping the device had without a map
+  // page load (in its SRAM, or from a verified HPB entry).
+  j["launch_l2p_hit_ratio"] = reads ? 1.0 - double(map_loads) / double(reads) : 1.0;
   j["cold_launches"] = m.cold_launches;
   j["kills"] = m.kills;
   j["kills_avoided"] = m.kills_avoided;
@@ -269,6 +274,8 @@ RunResult run_simulation(const RunOptions& o) {
     const bool valve = hpb && hpb->policy().name() == std::string("hpbvalve");
     // Linux's ufshpb preallocates its pool; HPBvalve allocates as it caches and regulates.
     apps = std::make_unique<AppLaunchTracker>(config.host_memory, stream_name, hpb, !valve, valve);
+    const DeviceFirmware& fw = platform->firmware();
+    apps->set_map_probe([&fw](uint8_t tag) { return fw.latency_split().waited_for_map(tag); });
     platform->host.set_app_tracker(apps.get());
   }
   if (observe) platform->enable_trace(trace_opts, names);

@@ -58,6 +58,21 @@ TEST_CASE("app launches: time = cold start + the launch reads' latencies", "[hos
   CHECK(t.memory().stats().kills == 0);
 }
 
+TEST_CASE("app launches: launch reads that waited for a map page load are counted", "[host][apps]") {
+  AppLaunchTracker t(phone(8000), name_of, nullptr, false, false);
+  t.set_map_probe([](uint8_t tag) { return tag == 7; });  // the device: tag 7 loaded a map page
+  IoRecord r;
+  r.request = BlockRequest{BlockOp::Read, 0, 1};
+  for (uint8_t tag : {7, 3}) {
+    r.tag = tag;
+    t.on_issue(r.request, 0);
+    t.on_complete(r, false, 0);
+  }
+  t.finish();
+  CHECK(t.apps()[0].launch_reads == 2);
+  CHECK(t.apps()[0].map_load_reads == 1);
+}
+
 TEST_CASE("app launches: background and system streams neither switch nor count", "[host][apps]") {
   AppLaunchTracker t(phone(8000), name_of, nullptr, false, false);
   read(t, 1, 0, 1);

@@ -271,6 +271,10 @@ TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with
   CHECK(a["kills_avoided"].get<uint64_t>() >= 1);
   CHECK(a["hpb_bytes_reclaimed"].get<uint64_t>() > 0);
   CHECK(a["launch_hpb_hit_ratio"].get<double>() > 0.3);
+  // L2P hits (SRAM or a verified HPB entry) and misses both happen: each app reads 100 map
+  // pages' worth of LBAs, more than the 64 map pages of this device's 1 MiB of L2P SRAM.
+  CHECK(a["launch_l2p_hit_ratio"].get<double>() > 0.3);
+  CHECK(a["launch_l2p_hit_ratio"].get<double>() < 0.9);
   CHECK(a["mean_launch_ms"].get<double>() > 0);
 }
 

@@ -69,6 +69,7 @@ void AppLaunchTracker::close_launch() {
   if (launch_.cold_ps) ++s.cold_launches;
   s.launch_reads += launch_.reads;
   s.hpb_reads += launch_.hpb_reads;
+  s.map_load_reads += launch_.map_load_reads;
   launch_.open = false;
 }
 
@@ -102,6 +103,7 @@ void AppLaunchTracker::on_complete(const IoRecord& record, bool hpb_read, uint64
     ++launch_.reads;
     launch_.latency_ps += record.complete_ps - record.arrival_ps;
     if (hpb_read) ++launch_.hpb_reads;
+    if (map_probe_ && map_probe_(record.tag)) ++launch_.map_load_reads;
     if (launch_.reads >= params_.launch_reads) close_launch();
   }
   sync_hpb_memory(now_ps);

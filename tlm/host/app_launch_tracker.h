@@ -37,7 +37,12 @@ class AppLaunchTracker {
     uint64_t cold_ps = 0;         // the cold-start part of it
     uint64_t launch_reads = 0;    // launch reads completed
     uint64_t hpb_reads = 0;       // of them sent as HPB READ
+    uint64_t map_load_reads = 0;  // of them that waited for a map page load in the device (L2P miss)
   };
+  // Asks the device whether the command of this tag waited for a map page load (the
+  // simulator's view into the device, for statistics only); unset: not counted.
+  using MapProbe = std::function<bool(uint8_t tag)>;
+  void set_map_probe(MapProbe probe) { map_probe_ = std::move(probe); }
 
   // hpb: the host HPB cache (nullptr when HPB is off); hpb_preallocated: its budget counts
   // in full from the start (Linux's mempool); regulator: HPBvalve's HPB regulator.
@@ -78,8 +83,9 @@ class AppLaunchTracker {
     bool open = false;
     uint32_t app = 0;
     uint64_t start_ps = 0, cold_ps = 0, latency_ps = 0;
-    uint32_t reads = 0, hpb_reads = 0;
+    uint32_t reads = 0, hpb_reads = 0, map_load_reads = 0;
   } launch_;
+  MapProbe map_probe_;
   uint64_t last_hpb_bytes_ = ~0ull;
 };
 

@@ -235,6 +235,7 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   IoRecord& rec = slot.record;
   rec = IoRecord();
   rec.io_id = io_id;
+  rec.tag = tag;
   rec.request = request;
   rec.arrival_ps = arrival_ps;
   rec.issue_ps = now_ps() + to_ps(submit_overhead_) + hpb_ns * 1000;

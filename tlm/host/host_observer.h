@@ -9,6 +9,7 @@ namespace ufs {
 
 struct IoRecord {
   uint64_t io_id = 0;          // unique per request, in submission order
+  uint8_t tag = 0;             // task tag it went out with
   BlockRequest request;
   uint64_t arrival_ps = 0;     // when the workload wanted it issued
   uint64_t issue_ps = 0;       // when the COMMAND UPIU was sent (tag taken)
