@@ -151,6 +151,61 @@ std::string DeviceFirmware::debug_state() const {
   return out;
 }
 
+// ---------------------------------------------------------------- end of life
+
+// Nothing on the flash and units still wait for a block: every die is out of free blocks and
+// its GC cannot get one to move a victim into (grown bad blocks used up the spare). No later
+// event frees a block, so the device becomes read-only instead of hanging.
+void DeviceFirmware::check_out_of_space() {
+  if (write_protected_ || flash_in_flight_ || preconditioning_) return;
+  if (program_waiters_.empty() && map_program_waiters_.empty()) return;
+  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_check(d);  // last chance: a victim GC can still clean
+  if (flash_in_flight_) return;
+  enter_write_protect();
+}
+
+void DeviceFirmware::enter_write_protect() {
+  write_protected_ = true;
+  stats_.write_protected = 1;
+  // Writes waiting for buffer space: refused (those with data in flight once it is in).
+  std::deque<uint8_t> waiting;
+  waiting.swap(write_waiters_);
+  for (uint8_t tag : waiting) {
+    TagState& t = tags_[tag];
+    t.waiting = false;
+    t.rejected = true;
+    if (t.out_requests == 0) refuse(tag);
+  }
+  // Syncs and FUA writes waiting for units that will never be programmed cannot be made
+  // durable: refused too. The units' data stays in the cache, readable.
+  for (Unit& u : units_) {
+    if (u.state != UnitState::Sealed) continue;
+    for (uint8_t tag : u.sync_tags)
+      if (tags_[tag].kind == TagKind::Sync) refuse(tag);
+    u.sync_tags.clear();
+    for (uint32_t i = 0; i < u.assigned; ++i) {
+      const uint8_t tag = u.fua_tag[i];
+      if (tag == kNoTag) continue;
+      u.fua_tag[i] = kNoTag;
+      TagState& t = tags_[tag];
+      if (t.kind == TagKind::Write && !t.rejected) {
+        t.rejected = true;
+        if (t.out_requests == 0) refuse(tag);
+      }
+    }
+  }
+}
+
+void DeviceFirmware::refuse(uint8_t tag) {
+  TagState& t = tags_[tag];
+  if (t.kind == TagKind::Idle) return;
+  ++stats_.write_protect_rejects;
+  HostCommand c;
+  c.tag = tag;
+  c.lun = t.lun;
+  fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+}
+
 // ---------------------------------------------------------------- commands
 
 void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
@@ -272,6 +327,11 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
         return;
       }
+      if (s.op == ScsiOp::Write && write_protected_) {
+        ++stats_.write_protect_rejects;
+        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+        return;
+      }
       if (s.op == ScsiOp::Read) start_read(c, s); else start_write(c, s);
       return;
     case ScsiOp::SynchronizeCache:
@@ -279,9 +339,19 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
         return;
       }
+      if (write_protected_) {
+        ++stats_.write_protect_rejects;
+        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+        return;
+      }
       start_sync(c);
       return;
     case ScsiOp::Unmap:
+      if (write_protected_) {
+        ++stats_.write_protect_rejects;
+        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+        return;
+      }
       start_unmap(c, s);
       return;
     case ScsiOp::Unsupported:
@@ -501,6 +571,11 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
         if (alloc_.static_mapping())
           for (uint32_t& other : host_units_)
             if (other != kNone) { const uint32_t full = other; other = kNone; seal_unit(full); }
+        if (write_protected_) {  // no unit will ever free up: refuse once its data in flight is in
+          t.rejected = true;
+          if (t.out_requests == 0) refuse(tag);
+          return;
+        }
         if (!t.waiting) { t.waiting = true; write_waiters_.push_back(tag); }
         return;
       }
@@ -644,6 +719,7 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   write_data_arrived(unit, pos, count);
   t.done += count;
   --t.out_requests;
+  if (t.rejected) { if (t.out_requests == 0) refuse(tag); return; }
   if (t.span_staged < t.span && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
   if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
@@ -934,6 +1010,12 @@ bool DeviceFirmware::place_unit(Unit& u) {
 
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   hal_.charge_cycles(params_.cycles_flash_complete);
+  if (flash_in_flight_) --flash_in_flight_;
+  handle_flash_completion(c);
+  check_out_of_space();
+}
+
+void DeviceFirmware::handle_flash_completion(const FlashCompletion& c) {
   const uint64_t index = index_of(c.cookie);
   switch (kind_of(c.cookie)) {
     case OpKind::ReadSegment: {
@@ -1061,6 +1143,7 @@ void DeviceFirmware::release_unit(uint32_t unit) {
 // ---------------------------------------------------------------- garbage collection
 
 void DeviceFirmware::gc_check(uint32_t die) {
+  if (write_protected_) return;  // read-only: nothing more is written
   // Hybrid page size: each pool (small-, large-page blocks) keeps its own free blocks; a
   // die cleans one victim at a time, of the small pool first.
   if (!gc_check_pool(die, false) && hybrid_) gc_check_pool(die, true);
@@ -1384,6 +1467,7 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
 }
 
 void DeviceFirmware::submit_flash(FlashOp& op) {
+  ++flash_in_flight_;
   if (wb_) op.slc = blocks_.info(blocks_.block_id(op.address)).slc;
   hal_.submit_flash(op);
 }
@@ -1393,6 +1477,7 @@ void DeviceFirmware::submit_flash(FlashOp& op) {
 // units move into the die's TLC blocks; erase_done returns it to the buffer and calls
 // back here for the next one while the device stays idle.
 void DeviceFirmware::wb_flush(uint32_t die) {
+  if (write_protected_) return;
   if (!wb_ || !wb_idle_ || preconditioning_ || recovery_) return;
   if (gc_[die].active) {
     if (gc_[die].flush) gc_fill(die);  // a flush a command paused goes on

@@ -74,6 +74,8 @@ struct FirmwareStats {
   uint64_t wl_migrations = 0;         // cold blocks moved into worn blocks
   uint64_t expired_blocks = 0;        // blocks whose erase count reached block_lifetime
   // Read-modify-write of logical pages larger than a write
+  uint64_t write_protected = 0;       // 1 once the spare blocks ran out and the device became read-only
+  uint64_t write_protect_rejects = 0; // writes, UNMAPs and syncs refused (DATA PROTECT) since
   uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
   uint64_t rmw_flash_sectors = 0;     // sectors of the rest of a logical page read from NAND
   uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
@@ -115,6 +117,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
+  bool write_protected() const { return write_protected_; }
   // One line per die and queue: what the FTL is waiting for (stall diagnostics).
   std::string debug_state() const;
 
@@ -157,6 +160,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
     uint32_t span_staged = 0;  // Write: sectors of the span given unit slots
     uint32_t control_bytes = 0;
     bool waiting = false;      // queued for buffer space
+    bool rejected = false;     // Write: refused (write protected) once its data in flight has arrived
     bool hpb = false;          // Read: PPAs come from a verified HPB entry (no map lookup)
   };
 
@@ -341,6 +345,15 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::vector<ReadSegment> segments_;
   std::vector<uint32_t> free_segments_;
   std::vector<TagState> tags_;
+  // End of life: the spare blocks are gone (grown bad blocks ate them) and GC can no longer
+  // make a free block; the device turns read-only (DATA PROTECT / WRITE PROTECTED), keeping
+  // what it acknowledged readable from the write cache.
+  bool write_protected_ = false;
+  uint32_t flash_in_flight_ = 0;
+  void check_out_of_space();
+  void handle_flash_completion(const FlashCompletion& c);
+  void enter_write_protect();
+  void refuse(uint8_t tag);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
   LatencySplit latency_{256};
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;

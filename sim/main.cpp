@@ -56,6 +56,10 @@ void print_summary(const RunResult& r, const std::string& out_dir) {
               f.value("write_amplification", 0.0), static_cast<unsigned long long>(f.value("gc_victims", 0ull)),
               static_cast<unsigned long long>(f.value("erases", 0ull)),
               static_cast<unsigned long long>(f.value("check_conditions", 0ull)));
+  if (f.value("write_protected", false))
+    std::printf("  device: out of spare blocks (grown bad blocks), read-only since; %llu writes, UNMAPs and "
+                "syncs refused with DATA PROTECT / WRITE PROTECTED\n",
+                static_cast<unsigned long long>(f.value("write_protect_rejects", 0ull)));
   if (s.contains("scoreboard"))
     std::printf("  data integrity: %llu blocks checked, %llu mismatches\n",
                 static_cast<unsigned long long>(s["scoreboard"].value("checked_blocks", 0ull)),

@@ -52,6 +52,7 @@ constexpr uint8_t kNotReady = 0x2;
 constexpr uint8_t kMediumError = 0x3;
 constexpr uint8_t kHardwareError = 0x4;
 constexpr uint8_t kIllegalRequest = 0x5;
+constexpr uint8_t kDataProtect = 0x7;
 }  // namespace sense_key
 
 namespace asc {
@@ -63,6 +64,7 @@ constexpr uint8_t kParamListLength = 0x1A;     // PARAMETER LIST LENGTH ERROR
 constexpr uint8_t kUnrecoveredRead = 0x11;
 constexpr uint8_t kWriteError = 0x0C;
 constexpr uint8_t kNotReadyCause = 0x04;      // LOGICAL UNIT NOT READY (with NOT READY: recovering)
+constexpr uint8_t kWriteProtected = 0x27;     // WRITE PROTECTED (with DATA PROTECT)
 }  // namespace asc
 
 }  // namespace ufs

@@ -189,6 +189,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   }
   ftl["write_amplification"] = p.firmware().write_amplification();
   ftl["check_conditions"] = f.check_conditions;
+  ftl["write_protected"] = f.write_protected != 0;          // spare blocks ran out: read-only
+  ftl["write_protect_rejects"] = f.write_protect_rejects;
   ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
   ftl["rmw_writes"] = f.rmw_writes;
   ftl["rmw_flash_sectors"] = f.rmw_flash_sectors;

@@ -49,6 +49,8 @@ void Scoreboard::on_issue(const IoRecord& r) {
         snap.allowed[i].push_back(acked(q.lba + i));
         auto it = inflight_.find(q.lba + i);
         if (it != inflight_.end()) snap.allowed[i].insert(snap.allowed[i].end(), it->second.begin(), it->second.end());
+        auto bad = indeterminate_.find(q.lba + i);
+        if (bad != indeterminate_.end()) snap.allowed[i].insert(snap.allowed[i].end(), bad->second.begin(), bad->second.end());
       }
       reads_[r.io_id] = std::move(snap);
       break;
@@ -105,7 +107,12 @@ void Scoreboard::on_complete(const IoRecord& r) {
           if (good && others) in->second.push_back(v);
           if (in->second.empty()) inflight_.erase(in);
         }
-        if (good) set_acked(lba, q.op == BlockOp::Write ? v : kUnmappedVersion);
+        if (good) {
+          set_acked(lba, q.op == BlockOp::Write ? v : kUnmappedVersion);
+          indeterminate_.erase(lba);
+        } else if (q.op == BlockOp::Write) {
+          indeterminate_[lba].push_back(v);
+        }
         if (!good || !durability_) continue;
         if (q.op == BlockOp::Unmap) unmapped_[lba] = 1;
         else if (q.fua) set_durable(lba, v);

@@ -1,5 +1,6 @@
 // Data-integrity scoreboard: every read must return the last acknowledged write
-// of each block (or, while writes to it overlap the read, one of those writes).
+// of each block (or, while writes to it overlap the read, one of those writes; or a
+// write of it that failed since, whose blocks SBC leaves indeterminate).
 // Unwritten and unmapped blocks must read as erased (lba == kNoLba); blocks
 // preconditioned by the firmware read as {lba, version 0}.
 #pragma once
@@ -57,6 +58,10 @@ class Scoreboard : public HostObserver {
   std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> acked_;
   // Writes and unmaps issued and not yet completed, only for blocks that have some.
   std::unordered_map<uint64_t, std::vector<uint64_t>> inflight_;
+  // Writes that ended in CHECK CONDITION: SBC leaves their blocks indeterminate (some of the
+  // data may have reached the device), so their versions stay possible until a write of the
+  // block succeeds.
+  std::unordered_map<uint64_t, std::vector<uint64_t>> indeterminate_;
   std::vector<std::pair<uint64_t, uint64_t>> preconditioned_;
   std::unordered_map<uint64_t, ReadSnapshot> reads_;
   std::unordered_map<uint64_t, uint64_t> unmap_versions_;  // io_id -> pseudo version

@@ -300,3 +300,23 @@ TEST_CASE("HPB with updated entries in responses under a read/write mix: entries
   CHECK(r.stats["hpb"]["host"]["response_entries_used"].get<uint64_t>() > 1000);
   CHECK(dev["verified"].get<uint64_t>() > 3 * dev["rejected_dirty"].get<uint64_t>());
 }
+
+// End of life: program failures retire blocks until the spare is gone and GC cannot make a
+// free block. The device turns read-only: later writes, UNMAPs and syncs get CHECK CONDITION
+// DATA PROTECT / WRITE PROTECTED, reads go on, nothing acknowledged is lost, the run ends.
+TEST_CASE("Spare blocks used up by grown bad blocks: the device turns read-only, 0 mismatches",
+          "[system][errors][gc]") {
+  RunOptions o;
+  o.preset = "test-small";
+  o.sets = {"nand.program_fail_probability=0.002"};
+  o.workload = "rw=randrw,bs=4k,iodepth=32,count=300000,fua=1,seed=3";
+  o.quiet = true;
+  o.progress = false;
+  const RunResult r = run_simulation(o);
+  INFO(r.stats["ftl"].dump(2));
+  CHECK(r.mismatches == 0);
+  CHECK(r.stats["ftl"]["write_protected"].get<bool>());
+  CHECK(r.stats["ftl"]["write_protect_rejects"].get<uint64_t>() > 1000);
+  CHECK(r.stats["scoreboard"]["checked_blocks"].get<uint64_t>() > 100000);
+  CHECK(r.stats["ops"]["read"]["count"].get<uint64_t>() > 100000);
+}
