@@ -196,14 +196,18 @@ void DeviceFirmware::enter_write_protect() {
   }
 }
 
-void DeviceFirmware::refuse(uint8_t tag) {
-  TagState& t = tags_[tag];
-  if (t.kind == TagKind::Idle) return;
+void DeviceFirmware::refuse(const HostCommand& c) {
   ++stats_.write_protect_rejects;
+  fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+}
+
+void DeviceFirmware::refuse(uint8_t tag) {
+  const TagState& t = tags_[tag];
+  if (t.kind == TagKind::Idle) return;
   HostCommand c;
   c.tag = tag;
   c.lun = t.lun;
-  fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+  refuse(c);
 }
 
 // ---------------------------------------------------------------- commands
@@ -327,11 +331,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
         return;
       }
-      if (s.op == ScsiOp::Write && write_protected_) {
-        ++stats_.write_protect_rejects;
-        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
-        return;
-      }
+      if (s.op == ScsiOp::Write && write_protected_) { refuse(c); return; }
       if (s.op == ScsiOp::Read) start_read(c, s); else start_write(c, s);
       return;
     case ScsiOp::SynchronizeCache:
@@ -339,19 +339,11 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
         return;
       }
-      if (write_protected_) {
-        ++stats_.write_protect_rejects;
-        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
-        return;
-      }
+      if (write_protected_) { refuse(c); return; }
       start_sync(c);
       return;
     case ScsiOp::Unmap:
-      if (write_protected_) {
-        ++stats_.write_protect_rejects;
-        fail(c, sense_key::kDataProtect, asc::kWriteProtected);
-        return;
-      }
+      if (write_protected_) { refuse(c); return; }
       start_unmap(c, s);
       return;
     case ScsiOp::Unsupported:

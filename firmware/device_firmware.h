@@ -353,7 +353,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void check_out_of_space();
   void handle_flash_completion(const FlashCompletion& c);
   void enter_write_protect();
-  void refuse(uint8_t tag);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
+  void refuse(const HostCommand& c);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
+  void refuse(uint8_t tag);           // the same for a command in progress
   LatencySplit latency_{256};
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;

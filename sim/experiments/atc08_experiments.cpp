@@ -33,10 +33,6 @@ namespace {
 
 constexpr const char* kPreset = "agrawal-slc-2008";
 
-double op_value(const nlohmann::json& stats, const char* op, const char* key) {
-  return stats.at("ops").at(op).at(key).get<double>();
-}
-
 std::vector<std::string> preset_args(std::vector<std::string> sets) {
   std::vector<std::string> a = {"--preset", kPreset};
   for (auto& s : sets) {

@@ -5,10 +5,6 @@ namespace ufs {
 
 namespace {
 
-double op_value(const nlohmann::json& stats, const char* op, const char* key) {
-  return stats.at("ops").at(op).at(key).get<double>();
-}
-
 std::vector<ExperimentRow> ufs31_datasheet(const ExperimentContext& ctx) {
   // fio-style jobs as device reviews run them: 512 KiB sequential and 4 KiB random at QD32. Random
   // runs use a 1 GiB file, which the device's 1 MiB L2P SRAM covers (16 MiB of LBAs per 16 KiB map

@@ -42,6 +42,10 @@ std::vector<std::string> phone_trace_args(const std::string& app) {
           "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
 }
 
+double op_value(const nlohmann::json& stats, const char* op, const char* key) {
+  return stats.at("ops").at(op).at(key).get<double>();
+}
+
 std::string shared_dir() {
   if (const char* env = std::getenv("UFS_SHARED_DIR"); env && *env) return env;
   return std::string(UFS_SOURCE_DIR) + "/../shared";

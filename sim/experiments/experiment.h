@@ -45,6 +45,9 @@ struct Experiment {
 
 const std::vector<Experiment>& experiments();
 
+// A run's per-op figure: stats.json ops.<op>.<key> (e.g. "read", "mb_per_s").
+double op_value(const nlohmann::json& stats, const char* op, const char* key);
+
 // shared/ (traces, references) lives beside the repository; UFS_SHARED_DIR overrides.
 std::string shared_dir();
 

@@ -3,14 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <limits>
 #include "experiments/experiment.h"
 
 namespace ufs {
 
 namespace {
-
-constexpr double kNotPublished = std::numeric_limits<double>::quiet_NaN();
 
 double wear(const nlohmann::json& stats, const char* key) { return stats.at("ftl").at("wear").at(key).get<double>(); }
 double ftl(const nlohmann::json& stats, const char* key) { return stats.at("ftl").at(key).get<double>(); }
@@ -31,12 +28,12 @@ std::vector<ExperimentRow> wear_levelling(const ExperimentContext& ctx) {
     const std::string x = policy == std::string("off") ? "greedy" : policy == std::string("rate-limit")
                                                                         ? "greedy+RL" : "greedy+RL+migr";
     // The paper: migration leaves no expired block; the others are compared in shape only.
-    rows.push_back({"expired blocks", x, policy == std::string("migration") ? 0.0 : kNotPublished,
+    rows.push_back({"expired blocks", x, policy == std::string("migration") ? 0.0 : kModelOnly,
                     wear(s, "expired_blocks"), "blocks", 0});
-    rows.push_back({"erase count mean", x, kNotPublished, wear(s, "erase_count_mean"), "cycles", 0});
-    rows.push_back({"erase count stddev", x, kNotPublished, wear(s, "erase_count_stddev"), "cycles", 0});
-    rows.push_back({"erase count max", x, kNotPublished, wear(s, "erase_count_max"), "cycles", 0});
-    rows.push_back({"write amplification", x, kNotPublished, ftl(s, "write_amplification"), "", 0});
+    rows.push_back({"erase count mean", x, kModelOnly, wear(s, "erase_count_mean"), "cycles", 0});
+    rows.push_back({"erase count stddev", x, kModelOnly, wear(s, "erase_count_stddev"), "cycles", 0});
+    rows.push_back({"erase count max", x, kModelOnly, wear(s, "erase_count_max"), "cycles", 0});
+    rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
   }
   return rows;
 }
@@ -55,10 +52,10 @@ std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
     const auto s = ctx.run(x[0] == 'r' ? "random" : "sequential",
                            {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill",
                             "1200m", "--precondition", load + "1", "--workload", load + "2"});
-    rows.push_back({"write amplification", x, kNotPublished, ftl(s, "write_amplification"), "", 0});
-    rows.push_back({"GC victims", x, kNotPublished, ftl(s, "gc_victims"), "blocks", 0});
-    rows.push_back({"GC moved sectors", x, kNotPublished, ftl(s, "gc_moved_sectors"), "sectors", 0});
-    rows.push_back({"write throughput", x, kNotPublished, s.at("ops").at("write").at("mb_per_s").get<double>(), "MB/s", 0});
+    rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+    rows.push_back({"GC victims", x, kModelOnly, ftl(s, "gc_victims"), "blocks", 0});
+    rows.push_back({"GC moved sectors", x, kModelOnly, ftl(s, "gc_moved_sectors"), "sectors", 0});
+    rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
   }
   return rows;
 }
@@ -80,12 +77,12 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
       const auto s = ctx.run(std::string(app) + "_" + (kib ? std::to_string(kib) + "k" : "whole"), args);
       const auto& m = s.at("ftl").at("map_cache");
       const std::string x = kib ? std::to_string(kib) + " KiB" : "whole map";
-      rows.push_back({std::string(app) + " map read misses", x, kNotPublished,
+      rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
                       100.0 * (1.0 - m.at("read_hit_ratio").get<double>()), "%", 0});
-      rows.push_back({std::string(app) + " mean read latency", x, kNotPublished,
-                      s.at("ops").at("read").at("mean").get<double>(), "us", 0});
-      rows.push_back({std::string(app) + " p99 read latency", x, kNotPublished,
-                      s.at("ops").at("read").at("p99").get<double>(), "us", 0});
+      rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
+                      op_value(s, "read", "mean"), "us", 0});
+      rows.push_back({std::string(app) + " p99 read latency", x, kModelOnly,
+                      op_value(s, "read", "p99"), "us", 0});
     }
     // The replacement policies (firmware.map_cache_policy; LRU above) at 1 MiB.
     for (const char* policy : {"fifo", "clock"}) {
@@ -94,10 +91,10 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
                                std::string("firmware.map_cache_policy=") + policy});
       const auto s = ctx.run(std::string(app) + "_1024k_" + policy, args);
       const std::string x = std::string("1024 KiB ") + policy;
-      rows.push_back({std::string(app) + " map read misses", x, kNotPublished,
+      rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
                       100.0 * (1.0 - s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>()), "%", 0});
-      rows.push_back({std::string(app) + " mean read latency", x, kNotPublished,
-                      s.at("ops").at("read").at("mean").get<double>(), "us", 0});
+      rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
+                      op_value(s, "read", "mean"), "us", 0});
     }
   }
   return rows;
@@ -142,15 +139,15 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
       const auto& r = s.at("ops").at("read");
       const auto& w = s.at("ops").at("write");
       const std::string a = std::string(app) + " ";
-      rows.push_back({a + "read mean", x, kNotPublished, r.at("mean").get<double>(), "us", 0});
-      rows.push_back({a + "read p99", x, kNotPublished, r.at("p99").get<double>(), "us", 0});
-      rows.push_back({a + "write mean", x, kNotPublished, w.at("mean").get<double>(), "us", 0});
-      rows.push_back({a + "write p99", x, kNotPublished, w.at("p99").get<double>(), "us", 0});
-      rows.push_back({a + "foreground GC victims", x, kNotPublished, ftl(s, "gc_victims") - ftl(s, "bg_gc_victims") - precondition_gc,
+      rows.push_back({a + "read mean", x, kModelOnly, r.at("mean").get<double>(), "us", 0});
+      rows.push_back({a + "read p99", x, kModelOnly, r.at("p99").get<double>(), "us", 0});
+      rows.push_back({a + "write mean", x, kModelOnly, w.at("mean").get<double>(), "us", 0});
+      rows.push_back({a + "write p99", x, kModelOnly, w.at("p99").get<double>(), "us", 0});
+      rows.push_back({a + "foreground GC victims", x, kModelOnly, ftl(s, "gc_victims") - ftl(s, "bg_gc_victims") - precondition_gc,
                       "blocks", 0});
-      rows.push_back({a + "idle-time GC victims", x, kNotPublished, ftl(s, "bg_gc_victims"), "blocks", 0});
-      rows.push_back({a + "write amplification", x, kNotPublished, ftl(s, "write_amplification"), "", 0});
-      rows.push_back({a + "link wake-ups", x, kNotPublished, s.at("link").at("hibernate_entries").get<double>(), "", 0});
+      rows.push_back({a + "idle-time GC victims", x, kModelOnly, ftl(s, "bg_gc_victims"), "blocks", 0});
+      rows.push_back({a + "write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+      rows.push_back({a + "link wake-ups", x, kModelOnly, s.at("link").at("hibernate_entries").get<double>(), "", 0});
     }
   }
   return rows;

@@ -10,10 +10,6 @@ namespace ufs {
 
 namespace {
 
-double read_mb_per_s(const nlohmann::json& stats) {
-  return stats.at("ops").at("read").at("mb_per_s").get<double>();
-}
-
 // The Linux HPB driver's cover letter (seed 001): iozone -r 4k -i2 -t 16 (16 threads of
 // 4 KiB random reads, one outstanding each) over 1..32 GB files on a UFS 2.1 64 GB device,
 // HPB off and on. The file is written first (precondition fill); then one unmeasured pass
@@ -35,7 +31,7 @@ std::vector<ExperimentRow> linux_iozone(const ExperimentContext& ctx) {
                              {"--preset", "ufs21-64g", "--precondition-fill", range, "--precondition",
                               reads + ",count=150000,seed=7", "--workload", reads + ",count=60000,seed=8",
                               "--set", std::string("hpb.enabled=") + (hpb ? "true" : "false")});
-      const double mb = read_mb_per_s(s);
+      const double mb = op_value(s, "read", "mb_per_s");
       rows.push_back({hpb ? "HPB on" : "HPB off", label, hpb ? r.hpb_on : r.hpb_off, mb, "MB/s", 0.15});
       if (hpb) { on_min = std::min(on_min, mb); on_max = std::max(on_max, mb); }
       else if (range == "1g") off_1g = mb;

@@ -14,7 +14,7 @@ namespace ufs {
 namespace {
 
 double write_mib_s(const nlohmann::json& stats) {
-  return stats.at("ops").at("write").at("mb_per_s").get<double>() * 1e6 / double(1 << 20);
+  return op_value(stats, "write", "mb_per_s") * 1e6 / double(1 << 20);
 }
 
 std::vector<ExperimentRow> writebooster_study(const ExperimentContext& ctx) {

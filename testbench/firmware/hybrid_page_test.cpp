@@ -3,6 +3,7 @@
 // chunks (large pages) and 4 KiB pieces (small pages), keeps the two kinds of blocks as
 // pools with their own GC, and pads nothing.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 #include "fake_platform.h"
 
@@ -43,6 +44,18 @@ struct Rig {
     hw.command(make_rw(tag, true, lba, n), data);
     hw.run();
     REQUIRE(hw.responses_.back().status == scsi_status::kGood);
+  }
+  // Reads [0, span) back: block i must hold version[i] (0: never written, reads erased).
+  void check_reads(uint64_t span, const std::function<uint64_t(uint64_t)>& version) {
+    for (uint64_t lba = 0; lba < span; lba += 8) {
+      const uint32_t n = uint32_t(std::min<uint64_t>(8, span - lba));
+      hw.command(make_rw(0, false, lba, n));
+      hw.run();
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t v = version(lba + i);
+        if (hw.host_in_[0][i] != (v ? SectorStamp{lba + i, v} : SectorStamp{})) FAIL("LBA " << lba + i << " reads back wrong");
+      }
+    }
   }
   bool in_large_block(uint64_t lba) const {
     const uint32_t e = fw.map().get(lba);
@@ -139,15 +152,7 @@ TEST_CASE("Hybrid: random writes overwrite the device, GC cleans both pools, no 
   CHECK(r.hw.large_erases_ > 0);              // GC of the large-page pool
   CHECK(r.hw.erases_ > r.hw.large_erases_);   // and of the small-page pool
   CHECK(s.host_page_sectors == s.host_program_sectors);  // every host piece fits its page exactly
-  for (uint64_t lba = 0; lba < span; lba += 8) {
-    const uint32_t n = uint32_t(std::min<uint64_t>(8, span - lba));
-    r.hw.command(make_rw(0, false, lba, n));
-    r.hw.run();
-    for (uint32_t i = 0; i < n; ++i) {
-      const SectorStamp want = version[lba + i] ? SectorStamp{lba + i, version[lba + i]} : SectorStamp{};
-      if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
-    }
-  }
+  r.check_reads(span, [&](uint64_t lba) { return version[lba]; });
   CHECK(r.hw.violations_ == 0);
 }
 
@@ -165,13 +170,7 @@ TEST_CASE("Hybrid: sequential writes past the large pool's share spill into smal
   CHECK(bm.pool_valid(false) > cap / 4);
   CHECK(bm.pool_valid(true) + bm.pool_valid(false) >= cap);
   INFO("GC victims " << r.fw.stats().gc_victims << ", of them moved to the other pool " << r.fw.stats().gc_cross_pool_victims);
-  for (uint64_t lba = 0; lba < cap; lba += 8) {
-    const uint32_t n = uint32_t(std::min<uint64_t>(8, cap - lba));
-    r.hw.command(make_rw(0, false, lba, n));
-    r.hw.run();
-    for (uint32_t i = 0; i < n; ++i)
-      if (r.hw.host_in_[0][i] != (SectorStamp{lba + i, 2})) FAIL("LBA " << lba + i << " reads back wrong");
-  }
+  r.check_reads(cap, [](uint64_t) { return uint64_t(2); });
   CHECK(r.hw.violations_ == 0);
 }
 
@@ -250,15 +249,7 @@ TEST_CASE("Hybrid: a write cache of 8 slots under concurrent writes and GC of bo
   CHECK(r.hw.erases_ > r.hw.large_erases_);
   for (const auto& resp : r.hw.responses_) REQUIRE(resp.status == scsi_status::kGood);
   CHECK(r.fw.idle());
-  for (uint64_t lba = 0; lba < span; lba += 8) {
-    const uint32_t n = uint32_t(std::min<uint64_t>(8, span - lba));
-    r.hw.command(make_rw(0, false, lba, n));
-    r.hw.run();
-    for (uint32_t i = 0; i < n; ++i) {
-      const SectorStamp want = version[lba + i] ? SectorStamp{lba + i, version[lba + i]} : SectorStamp{};
-      if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
-    }
-  }
+  r.check_reads(span, [&](uint64_t lba) { return version[lba]; });
 }
 
 TEST_CASE("Hybrid: blocks retired by program failures shrink their pool, GC moves the surplus to the other pool",
@@ -284,15 +275,7 @@ TEST_CASE("Hybrid: blocks retired by program failures shrink their pool, GC move
                            << s.gc_cross_pool_victims);
   CHECK(s.program_failures >= 10);
   CHECK(s.gc_cross_pool_victims > 0);
-  for (uint64_t lba = 0; lba < cap; lba += 8) {
-    const uint32_t n = uint32_t(std::min<uint64_t>(8, cap - lba));
-    r.hw.command(make_rw(0, false, lba, n));
-    r.hw.run();
-    for (uint32_t i = 0; i < n; ++i) {
-      const SectorStamp want = version[lba + i] ? SectorStamp{lba + i, version[lba + i]} : SectorStamp{};
-      if (r.hw.host_in_[0][i] != want) FAIL("LBA " << lba + i << " reads back wrong");
-    }
-  }
+  r.check_reads(cap, [&](uint64_t lba) { return version[lba]; });
   CHECK(r.hw.violations_ == 0);
 }
 

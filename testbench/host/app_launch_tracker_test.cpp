@@ -4,6 +4,7 @@
 #include "host/app_launch_tracker.h"
 #include "host/hpb_host_cache.h"
 #include "host/hpb_valve_policy.h"
+#include "hpb_cache_test_util.h"
 
 using namespace ufs;
 
@@ -111,12 +112,7 @@ TEST_CASE("app launches: the regulator takes HPBvalve's memory back instead of k
   // HPB cache of 64 one-sub-region regions of 1024 blocks (8 KiB of entries each).
   HpbHostParams hp;
   hp.budget_mib = 1;
-  HpbDeviceInfo d;
-  d.supported = true;
-  d.logical_blocks = 64 * 1024;
-  d.region_blocks = d.subregion_blocks = 1024;
-  d.max_active_regions = 64;
-  HpbHostCache cache(hp, d, std::make_unique<HpbValvePolicy>());
+  HpbHostCache cache(hp, test::one_subregion_regions(64, 64), std::make_unique<HpbValvePolicy>());
   // game 1000 + chat 500 + 1000 reserved + 100 minfree = 2600 MiB: exactly full without HPB.
   AppLaunchTracker t(phone(2600), name_of, &cache, false, true);
   read(t, 0, 0, 1);
@@ -126,12 +122,7 @@ TEST_CASE("app launches: the regulator takes HPBvalve's memory back instead of k
     HostCommand cmd;
     uint64_t host_ns = 0;
     cache.prepare_read(uint64_t(s) * 1024, 1, cmd, (20 + s) * kMs, host_ns, 0, true);
-    HostCommand c;
-    while (cache.next_command(0, c)) {
-      CommandResponse r;
-      std::vector<uint8_t> data(c.expected_length, 0);
-      cache.on_command_done(c, r, data.data(), uint32_t(data.size()), (20 + s) * kMs);
-    }
+    test::complete_read_buffers(cache, (20 + s) * kMs);
   }
   REQUIRE(cache.stats().peak_memory_bytes > 0);
   read(t, 0, 30, 1);  // the tracker sees the HPB memory

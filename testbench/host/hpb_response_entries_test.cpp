@@ -2,6 +2,7 @@
 // block's entry is dirty until its update arrives, and an update is ignored while a newer
 // write of the block is still in flight.
 #include <catch2/catch.hpp>
+#include "hpb_cache_test_util.h"
 #include "scsi/scsi_command.h"
 #include "host/hpb_host_cache.h"
 
@@ -15,12 +16,7 @@ struct CacheRig {
     HpbHostParams p;
     p.policy = "host";
     p.activation_reads = 1;
-    HpbDeviceInfo d;
-    d.supported = true;
-    d.logical_blocks = 4 * 1024;
-    d.region_blocks = d.subregion_blocks = 1024;
-    d.max_active_regions = 4;
-    cache = std::make_unique<HpbHostCache>(p, d);
+    cache = std::make_unique<HpbHostCache>(p, test::one_subregion_regions(4, 4));
   }
   // A read of lba: returns the entry sent in the HPB READ, or 0 for a normal READ.
   uint64_t read(uint64_t lba) {
@@ -31,13 +27,7 @@ struct CacheRig {
     return get_be64(&cmd.cdb[6]);
   }
   void drain() {  // every queued READ BUFFER completes with entries 1000 + offset
-    HostCommand c;
-    while (cache->next_command(0, c)) {
-      CommandResponse r;
-      std::vector<uint8_t> data(c.expected_length);
-      for (size_t i = 0; i < data.size() / 8; ++i) put_be64(&data[8 * i], 1000 + i);
-      cache->on_command_done(c, r, data.data(), uint32_t(data.size()), now);
-    }
+    test::complete_read_buffers(*cache, now, 1000);
     now += 1'000'000'000;
   }
   void update(uint32_t lba, uint64_t entry) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include "host/hpb_host_cache.h"
 #include "host/hpb_valve_policy.h"
+#include "hpb_cache_test_util.h"
 
 using namespace ufs;
 
@@ -16,11 +17,7 @@ struct Rig {
   explicit Rig(uint32_t capacity, uint64_t profile_entries = 131072, uint32_t launch_reads = 2048) {
     HpbHostParams p;
     p.budget_mib = 1;
-    HpbDeviceInfo d;
-    d.supported = true;
-    d.logical_blocks = 64 * 1024;
-    d.region_blocks = d.subregion_blocks = 1024;
-    d.max_active_regions = capacity;
+    const HpbDeviceInfo d = test::one_subregion_regions(64, capacity);
     auto policy = std::make_unique<HpbValvePolicy>(profile_entries, launch_reads);
     valve = policy.get();
     cache = std::make_unique<HpbHostCache>(p, d, std::move(policy));
@@ -33,15 +30,7 @@ struct Rig {
     cache->prepare_read(uint64_t(s) * 1024, 1, cmd, now, host_ns, app, foreground);
     drain();
   }
-  void drain() {
-    HostCommand c;
-    while (cache->next_command(0, c)) {
-      CommandResponse r;
-      r.status = 0;
-      std::vector<uint8_t> data(c.expected_length, 0);
-      cache->on_command_done(c, r, data.data(), uint32_t(data.size()), now);
-    }
-  }
+  void drain() { test::complete_read_buffers(*cache, now); }
   bool cached(uint32_t s) const { return cache->state(s) != HpbHostCache::SubState::Inactive; }
 };
 }  // namespace

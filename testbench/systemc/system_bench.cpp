@@ -10,12 +10,20 @@
 
 using namespace ufs;
 
-TEST_CASE("200K mixed random I/Os overwrite a small device several times with 0 mismatches", "[system][gc]") {
+namespace {
+// A run that prints nothing (the test reads its statistics).
+RunOptions quiet_options() {
   RunOptions o;
-  o.preset = "test-small";
-  o.workload = "rw=randrw,rwmixread=50,bsrange=4k-32k,iodepth=8,numjobs=4,count=200000,seed=11";
   o.quiet = true;
   o.progress = false;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("200K mixed random I/Os overwrite a small device several times with 0 mismatches", "[system][gc]") {
+  RunOptions o = quiet_options();
+  o.preset = "test-small";
+  o.workload = "rw=randrw,rwmixread=50,bsrange=4k-32k,iodepth=8,numjobs=4,count=200000,seed=11";
   const RunResult r = run_simulation(o);
   INFO(r.stats.dump(2));
   CHECK(r.mismatches == 0);
@@ -89,12 +97,10 @@ TEST_CASE("Bad commands get CHECK CONDITION ILLEGAL REQUEST and the device goes 
 
 TEST_CASE("Sequential read and write on the default preset land near the published device", "[system][ufs31]") {
   // A short run: the published figures are checked by `ufs-sim experiment ufs31-validation`.
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "ufs31";
   o.workload = "rw=read,bs=512k,iodepth=32,numjobs=1,size=1g,count=2000";
   o.precondition_fill_bytes = 1ull << 30;
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   CHECK(r.mismatches == 0);
   const double mbps = r.stats["ops"]["read"]["mb_per_s"].get<double>();
@@ -121,13 +127,11 @@ TEST_CASE("The firmware loads its session key into the crypto engine over the bu
 TEST_CASE("Hybrid page size: mixed I/O on 4 KiB- and 8 KiB-page blocks with GC and 0 mismatches", "[system][hybrid]") {
   // The IISWC'15 HPS eMMC shrunk to 64 MiB (16 + 8 blocks of 64 pages per plane), overwritten
   // by random reads and writes of 4-36 KiB: both pools fill and GC runs on real dies.
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "iiswc15-emmc-hps";
   o.workload = "rw=randrw,rwmixread=30,bsrange=4k-36k,iodepth=8,count=20000,size=40m,seed=3";
   o.sets = {"nand.blocks_per_plane=24", "nand.hybrid_small_blocks_per_plane=16", "nand.pages_per_block=64",
             "firmware.over_provisioning=0.25"};
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   INFO(r.stats["ftl"].dump(2));
   CHECK(r.mismatches == 0);
@@ -143,13 +147,11 @@ TEST_CASE("Hybrid page size: mixed I/O on 4 KiB- and 8 KiB-page blocks with GC a
 TEST_CASE("WriteBooster: SLC buffer writes, idle flushes and GC on real dies with 0 mismatches", "[system][writebooster]") {
   // Random mixed I/O with think time: the buffer fills, idle gaps flush it into TLC, the
   // device is overwritten (GC runs); every SLC block is accessed in SLC mode by the dies.
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "test-small";
   o.workload = "rw=randrw,rwmixread=50,bsrange=4k-64k,iodepth=4,count=30000,seed=5,thinktime=400";
   o.sets = {"nand.pages_per_block=144", "writebooster.enabled=true", "writebooster.buffer_mib=8",
             "writebooster.idle_flush_us=100"};
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   INFO(r.stats["writebooster"].dump(2));
   CHECK(r.mismatches == 0);
@@ -174,14 +176,12 @@ TEST_CASE("WriteBooster: SLC buffer writes, idle flushes and GC on real dies wit
 // comparison is `make run` and the linux-iozone study.)
 TEST_CASE("HPB READ replaces map loads for random reads beyond the map cache, and crypto results are coalesced",
           "[system][hpb]") {
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "ufs31";
   o.sets = {"memory.l2p_sram_kib=256", "hpb.enabled=true", "crypto.model=cpp"};
   o.precondition_fill_bytes = 1ull << 30;
   o.precondition_workload = "rw=randread,bs=4k,iodepth=32,size=1g,count=30000,seed=1";
   o.workload = "rw=randread,bs=4k,iodepth=32,size=1g,count=20000,seed=2";
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   INFO(r.stats["hpb"].dump(2));
   CHECK(r.mismatches == 0);
@@ -206,12 +206,10 @@ TEST_CASE("A replayed mobile trace's streams carry its process names in the stat
       out << (i % 2 ? "browser" : "camera-bg") << ",0," << (i % 2 ? "R" : "W") << "," << i * 64 << ",8,"
           << 0.001 * i << "\n";
   }
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "test-small";
   o.workload = "trace:mobile:" + path;
   o.precondition_fill_bytes = 1 << 20;
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   std::remove(path.c_str());
   INFO(r.stats["streams"].dump(2));
@@ -248,7 +246,7 @@ TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with
       t += 0.5;
     }
   }
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "ufs31";
   o.sets = {"hpb.enabled=true", "hpb.host.policy=hpbvalve", "crypto.model=cpp", "host_memory.enabled=true",
             // 5 MiB above the apps and lmkd's threshold: one app's entries fit, two do not.
@@ -256,8 +254,6 @@ TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with
             "host_memory.lmk_minfree_mib=100", "host_memory.launch_reads=300"};
   o.workload = "trace:mobile:" + path;
   o.precondition_fill_bytes = 5ull << 30;
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   std::remove(path.c_str());
   INFO(r.stats["apps"].dump(2));
@@ -283,15 +279,13 @@ TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with
 // scoreboard sees every block right.
 TEST_CASE("HPB with updated entries in responses under a read/write mix: entries come back, 0 mismatches",
           "[system][hpb]") {
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "ufs31";
   o.sets = {"memory.l2p_sram_kib=256", "hpb.enabled=true", "crypto.model=cpp", "hpb.host.populate_mib=1024",
             "hpb.response_entries=1"};
   o.precondition_fill_bytes = 1ull << 30;
   o.precondition_workload = "rw=randread,bs=4k,iodepth=1,numjobs=4,size=1g,count=4000,seed=7";
   o.workload = "rw=randrw,rwmixread=50,bs=4k,iodepth=1,numjobs=8,size=1g,count=10000,seed=8";
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   INFO(r.stats["hpb"].dump(2));
   CHECK(r.mismatches == 0);
@@ -306,12 +300,10 @@ TEST_CASE("HPB with updated entries in responses under a read/write mix: entries
 // DATA PROTECT / WRITE PROTECTED, reads go on, nothing acknowledged is lost, the run ends.
 TEST_CASE("Spare blocks used up by grown bad blocks: the device turns read-only, 0 mismatches",
           "[system][errors][gc]") {
-  RunOptions o;
+  RunOptions o = quiet_options();
   o.preset = "test-small";
   o.sets = {"nand.program_fail_probability=0.002"};
   o.workload = "rw=randrw,bs=4k,iodepth=32,count=300000,fua=1,seed=3";
-  o.quiet = true;
-  o.progress = false;
   const RunResult r = run_simulation(o);
   INFO(r.stats["ftl"].dump(2));
   CHECK(r.mismatches == 0);

@@ -81,21 +81,20 @@ double NandDie::uniform() {
 
 sc_core::sc_time NandDie::program_time(uint32_t page, uint32_t count, bool slc) const {
   if (slc_op(slc)) return t_prog_slc_ * double(count ? count : 1);  // SLC: one page per tPROG
-  if (bits_ > 1 && params_.program_one_shot) {
-    // One tPROG per word line touched.
-    const uint32_t first_wl = page / bits_;
-    const uint32_t last_wl = (page + (count ? count : 1) - 1) / bits_;
-    return t_prog_[0] * double(last_wl - first_wl + 1);
-  }
+  if (bits_ > 1 && params_.program_one_shot) return t_prog_[0] * double(word_lines(page, count));
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   for (uint32_t i = 0; i < count; ++i) t += t_prog_[size_t(page_type(page + i))];
   return t;
 }
 
 sc_core::sc_time NandDie::program_time_large(uint32_t page, uint32_t count) const {
-  if (!count) count = 1;
-  if (bits_ > 1 && params_.program_one_shot) return t_prog_large_ * double((page + count - 1) / bits_ - page / bits_ + 1);
-  return t_prog_large_ * double(count);
+  if (bits_ > 1 && params_.program_one_shot) return t_prog_large_ * double(word_lines(page, count));
+  return t_prog_large_ * double(count ? count : 1);
+}
+
+// One-shot programming: one tPROG per word line the pages touch.
+uint32_t NandDie::word_lines(uint32_t page, uint32_t count) const {
+  return (page + (count ? count : 1) - 1) / bits_ - page / bits_ + 1;
 }
 
 FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,

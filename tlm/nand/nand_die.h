@@ -103,6 +103,7 @@ class NandDie {
  private:
   const NandBlockShape& shape(uint32_t block) const { return large_block(block) ? large_shape_ : shape_; }
   sc_core::sc_time program_time_large(uint32_t page, uint32_t count) const;
+  uint32_t word_lines(uint32_t page, uint32_t count) const;
   bool valid_block(const FlashAddress& a) const {
     return a.plane < params_.planes_per_die && a.block < params_.blocks_per_plane;
   }
