@@ -243,6 +243,7 @@ void write_synthgen_trace(const std::string& path, bool sequential, bool read, u
 }
 
 std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
+  const std::string iozone = require_traces({"ssd-iozone-aligned2-100K.trace"})[0];
   uint32_t requests = 250000;  // as runvalid; UFS_DISKSIM_REQUESTS shortens a trial run
   if (const char* env = std::getenv("UFS_DISKSIM_REQUESTS")) requests = uint32_t(std::max(1000L, std::atol(env)));
   // DiskSim's parv: 'Number of parallel units = 1' (one operation at a time per package:
@@ -272,11 +273,6 @@ std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
     exported_blocks = st.at("ftl").at("logical_blocks").get<uint64_t>();
     rows.push_back({s.label, std::to_string(requests / 1000) + "K synthgen", s.published_ms * 1000,
                     op_value(st, s.read ? "read" : "write", "mean"), "us", 0.15});
-  }
-  const std::string iozone = shared_dir() + "/traces/ssd-iozone-aligned2-100K.trace";
-  if (access(iozone.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "  %s not found (set UFS_SHARED_DIR): IOzone row left out\n", iozone.c_str());
-    return rows;
   }
   // DiskSim starts with every logical page mapped: fill the whole exported space first.
   const auto io = ctx.run("ssd-iozone", with(parv, {"--precondition-fill", std::to_string(exported_blocks * 4096),

@@ -31,15 +31,46 @@ const std::vector<Experiment>& experiments() {
   return all;
 }
 
-std::vector<std::string> phone_trace_args(const std::string& app) {
-  const std::string base = shared_dir() + "/traces/" + app;
-  if (!std::ifstream(base + "_exec.csv.gz") || !std::ifstream(base + "_precond.csv.gz")) {
-    std::fprintf(stderr, "  %s_exec/_precond.csv.gz not found under %s/traces (set UFS_SHARED_DIR): %s left out\n",
-                 app.c_str(), shared_dir().c_str(), app.c_str());
-    return {};
+std::vector<std::string> trace_dirs() {
+  if (const char* env = std::getenv("UFS_TRACE_DIR"); env && *env) return {env};
+  std::string cache;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) cache = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home) cache = std::string(home) + "/.cache";
+  std::vector<std::string> dirs;
+  if (!cache.empty()) dirs.push_back(cache + "/ufs-tlm/traces");
+  dirs.push_back(shared_dir() + "/traces");
+  return dirs;
+}
+
+std::vector<std::string> require_traces(const std::vector<std::string>& names) {
+  const std::vector<std::string> dirs = trace_dirs();
+  std::vector<std::string> paths, missing;
+  for (const auto& name : names) {
+    std::string found;
+    for (const auto& d : dirs)
+      if (found.empty() && access((d + "/" + name).c_str(), R_OK) == 0) found = d + "/" + name;
+    if (found.empty()) missing.push_back(name);
+    paths.push_back(found);
   }
-  return {"--precondition", "trace:mobile:" + base + "_precond.csv.gz,idle_compress=1ms", "--workload",
-          "trace:mobile:" + base + "_exec.csv.gz,idle_compress=10ms"};
+  if (missing.empty()) return paths;
+  std::string files, where;
+  for (const auto& m : missing) files += " " + m;
+  for (const auto& d : dirs) where += (where.empty() ? "" : ", ") + d;
+  throw MissingInput("missing trace file(s)" + files + " (looked in " + where +
+                     "); fetch them (SHA-256 checked) with: python3 " + UFS_SOURCE_DIR + "/sim/get_traces.py" + files +
+                     " (add --from DIR to copy local files)");
+}
+
+std::vector<std::string> phone_trace_files(const std::vector<std::string>& apps) {
+  std::vector<std::string> names;
+  for (const auto& app : apps) names.insert(names.end(), {app + "_precond.csv.gz", app + "_exec.csv.gz"});
+  return names;
+}
+
+std::vector<std::string> phone_trace_args(const std::string& app) {
+  const std::vector<std::string> paths = require_traces(phone_trace_files({app}));
+  return {"--precondition", "trace:mobile:" + paths[0] + ",idle_compress=1ms", "--workload",
+          "trace:mobile:" + paths[1] + ",idle_compress=10ms"};
 }
 
 double op_value(const nlohmann::json& stats, const char* op, const char* key) {
@@ -85,7 +116,12 @@ int run_experiment(const std::string& name, const std::string& program, const st
   const std::string dir = out_dir.empty() ? "runs/" + name : out_dir;
   if (system(("mkdir -p '" + dir + "'").c_str()) != 0) throw std::runtime_error("cannot create " + dir);
   std::printf("%s\n  source: %s\n  %s\n\n", e->name.c_str(), e->source.c_str(), e->summary.c_str());
-  const std::vector<ExperimentRow> rows = e->run(ExperimentContext(program, dir));
+  std::vector<ExperimentRow> rows;
+  try {
+    rows = e->run(ExperimentContext(program, dir));
+  } catch (const MissingInput& m) {
+    throw MissingInput("experiment " + name + ": " + m.what());
+  }
 
   std::printf("%-28s %-14s %12s %12s %9s  %s\n", "metric", "x", "published", "model", "diff", "verdict");
   std::ofstream csv(dir + "/" + name + ".csv");

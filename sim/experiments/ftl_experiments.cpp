@@ -2,7 +2,6 @@
 // amplification in steady state.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include "experiments/experiment.h"
 
 namespace ufs {
@@ -66,10 +65,10 @@ std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
 // idle gaps cut to 10 ms (the cache's state does not age). Every read whose map page is
 // not in SRAM loads it from NAND first; the last column keeps the whole map in SRAM.
 std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
+  require_traces(phone_trace_files({"slideshow", "cod"}));
   std::vector<ExperimentRow> rows;
   for (const char* app : {"slideshow", "cod"}) {
     std::vector<std::string> replay = phone_trace_args(app);
-    if (replay.empty()) continue;
     replay.insert(replay.begin(), {"--preset", "ufs31"});
     for (uint32_t kib : {256u, 512u, 1024u, 2048u, 4096u, 0u}) {
       std::vector<std::string> args = replay;
@@ -115,13 +114,11 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
   const std::vector<std::string> device = {"--preset", "test-small", "--set", "nand.blocks_per_plane=128",
                                            "--precondition-fill", "1200m", "--precondition",
                                            "rw=randwrite,bs=4k,iodepth=32,count=300000,seed=1"};
+  const std::vector<std::string> traces = require_traces({"cod_exec.csv.gz", "slideshow_exec.csv.gz"});
   double precondition_gc = -1;
-  for (const char* app : {"cod", "slideshow"}) {
-    const std::string trace = shared_dir() + "/traces/" + app + "_exec.csv.gz";
-    if (!std::ifstream(trace)) {
-      std::fprintf(stderr, "  %s not found (set UFS_SHARED_DIR): %s left out\n", trace.c_str(), app);
-      continue;
-    }
+  for (size_t t = 0; t < traces.size(); ++t) {
+    const std::string& trace = traces[t];
+    const char* app = t == 0 ? "cod" : "slideshow";
     if (precondition_gc < 0) {
       std::vector<std::string> args = device;
       args.insert(args.end(), {"--workload", "rw=read,bs=4k,count=1"});

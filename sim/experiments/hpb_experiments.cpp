@@ -1,7 +1,6 @@
 // Studies of Host Performance Booster (seeds 001 and 003): HPB off vs on.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include "experiments/experiment.h"
 #include "workload/app_switch_scenario.h"
@@ -112,10 +111,10 @@ std::vector<ExperimentRow> hotstorage17(const ExperimentContext& ctx) {
 // first (gaps cut to 1 ms), then the app run (gaps cut to 10 ms), as map-cache-sweep does.
 // No published figure: what HPB buys on a real phone's reads, and what it costs the host.
 std::vector<ExperimentRow> hpb_mobile_trace(const ExperimentContext& ctx) {
+  require_traces(phone_trace_files({"slideshow", "cod"}));
   std::vector<ExperimentRow> rows;
   for (const char* app : {"slideshow", "cod"}) {
     const std::vector<std::string> replay = phone_trace_args(app);
-    if (replay.empty()) continue;
     double off_loads = 0;
     for (const char* mode : {"off", "device", "host"}) {
       std::vector<std::string> args = {"--preset", "ufs31"};
@@ -175,7 +174,7 @@ std::vector<ExperimentRow> hpb_crypto_rtl(const ExperimentContext& ctx) {
 }
 
 // HPBvalve (FAST'23, seed 000): apps launched in turn on a phone, built from the four
-// recorded Pixel 6a sessions of shared/traces (workload/app_switch_scenario.h): a launch
+// recorded Pixel 6a sessions of MobileBlockIOTraces (workload/app_switch_scenario.h): a launch
 // replays the first 3000 requests of the app's session (gaps cut to 2 ms), the app that
 // was in the foreground before goes on with its session in the background meanwhile, then
 // the phone idles 1 s. Twelve launches. The host memory model runs inside each simulation
@@ -193,15 +192,11 @@ std::vector<ExperimentRow> hpbvalve(const ExperimentContext& ctx) {
   // memory decides whether an app survives in the background.
   const App apps[4] = {{"cod", "cod", 1300}, {"genshin", "genshin_impact", 1400},
                        {"slideshow", "slideshow", 250}, {"youcut", "you_cut", 350}};
+  std::vector<std::string> names;
+  for (const App& a : apps) names.push_back(std::string(a.session) + "_exec.csv.gz");
+  const std::vector<std::string> paths = require_traces(names);
   AppSwitchScenario sc;
-  for (const App& a : apps) {
-    const std::string path = shared_dir() + "/traces/" + a.session + "_exec.csv.gz";
-    if (!std::ifstream(path)) {
-      std::fprintf(stderr, "  %s not found (set UFS_SHARED_DIR): the hpbvalve study needs shared/traces\n", path.c_str());
-      return {};
-    }
-    sc.apps.push_back({a.name, path});
-  }
+  for (size_t i = 0; i < 4; ++i) sc.apps.push_back({apps[i].name, paths[i]});
   sc.order = {0, 2, 3, 1, 2, 0, 3, 2, 1, 0, 3, 2};
   const std::string trace = ctx.out_dir() + "/app_switch.csv";
   const AppSwitchSummary sum = write_app_switch_scenario(sc, trace);
