@@ -2,7 +2,8 @@
 //   ufs-sim run --preset NAME --workload SPEC --out DIR [--set key=value ...]
 //               [--waves waves.vcd|.fst] [--timeline timeline.json] [--waves-window FROM:TO]
 //   ufs-sim bench            simulator speed on the ufs31 4 KiB random-read benchmark
-//   ufs-sim params [--preset NAME]   every parameter: key, type, unit, value, meaning
+//   ufs-sim params [--preset NAME] [--json]   every parameter: key, type, unit, value, meaning
+//   ufs-sim sweep SPEC --out DIR     a design-space sweep on Dask (sim/python/ufs_tlm; --help there)
 //   ufs-sim presets          the presets shipped in sim/presets
 //   ufs-sim trace-stats SPEC statistics of a trace (or of a smartphone: generated stream)
 // Bad input (config, workload, trace line, option) ends with a one-line error and exit status 2.
@@ -13,6 +14,7 @@
 #include <iostream>
 #include "config/config_tree.h"
 #include "experiments/experiment.h"
+#include "experiments/python_engine.h"
 #include "output/run_folder.h"
 #include "platform/platform_config.h"
 #include "platform/simulation.h"
@@ -87,6 +89,11 @@ int run_command(RunOptions o, const std::string& fill) {
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  // `sweep` belongs to the Python front end: everything after the word is its own command line.
+  if (argc > 1 && std::string(argv[1]) == "sweep") {
+    exec_python_engine(std::vector<std::string>(argv + 1, argv + argc));
+    return fail("sweep: cannot start " + python_interpreter() + " (set UFS_PYTHON to a Python 3 with dask.distributed)");
+  }
   CLI::App app{"ufs-sim: a SystemC/TLM-2.0 model of a UFS device and its host"};
   app.require_subcommand(1);
 
@@ -133,8 +140,14 @@ int sc_main(int argc, char* argv[]) {
   auto* params_cmd = app.add_subcommand("params", "list every parameter with its unit, value and meaning");
   params_cmd->add_option("--preset", params_preset, "preset")->capture_default_str();
   params_cmd->add_option("--set", params_sets, "override a parameter: key=value (repeatable)");
+  bool params_json = false;
+  params_cmd->add_flag("--json", params_json,
+                       "as a JSON array of {key, type, unit, value, default, meaning, origin} (the Python front end's input)");
 
   auto* presets_cmd = app.add_subcommand("presets", "list the presets");
+  // Listed for --help only: handled above, before parsing.
+  app.add_subcommand("sweep", "a design-space sweep on Dask: ufs-sim sweep SPEC.toml --out DIR [--jobs N] "
+                              "[--scheduler tcp://HOST:PORT] (ufs-sim sweep --help)");
 
   std::string experiment_name, experiment_out;
   bool experiment_list = false;
@@ -215,7 +228,15 @@ int sc_main(int argc, char* argv[]) {
       PlatformConfig config;
       config.bind(tree);
       tree.check_unknown_keys();
-      std::cout << tree.describe_parameters();
+      if (!params_json) {
+        std::cout << tree.describe_parameters();
+        return 0;
+      }
+      nlohmann::json table = nlohmann::json::array();
+      for (const auto& p : tree.parameters())
+        table.push_back({{"key", p.key}, {"type", p.type}, {"unit", p.unit}, {"value", p.value},
+                         {"default", p.default_value}, {"meaning", p.meaning}, {"origin", p.origin}});
+      std::cout << table.dump(1) << "\n";
       return 0;
     }
     if (*presets_cmd) {
