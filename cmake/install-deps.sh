@@ -5,6 +5,8 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libsystemc-dev verilator
           catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev python3 python3-matplotlib
           gtkwave)
+# Sweeps and parallel studies run on Dask (sim/python/ufs_tlm); its tests use pytest.
+packages+=(python3-distributed python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
