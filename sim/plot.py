@@ -3,6 +3,8 @@
 
     python3 sim/plot.py RUN_DIR [--out DIR]          # run folder -> PNGs (default: into RUN_DIR)
     python3 sim/plot.py --experiment CSV [--out DIR]  # published vs model -> PNGs (default: beside CSV)
+    python3 sim/plot.py --sweep DIR --x PARAM --y METRIC [--hue PARAM] [--logx] [--where PARAM=VALUE]
+                                                      # a sweep's metric vs a parameter (sim/python/ufs_tlm/plot_sweep.py)
 
 File-format contract (also in sim/output/README.md; the C++ side is
 sim/output/run_folder.h, latency_histogram.h, time_series.h). Every input is
@@ -353,9 +355,18 @@ def main(argv=None):
     parser.add_argument("--out", metavar="DIR", help="where PNGs go (default: the run folder / the CSV's folder)")
     parser.add_argument("--kind", choices=("auto", "bars", "lines"), default="auto",
                         help="experiment plot style (auto: lines for 3+ numeric x values)")
+    parser.add_argument("--sweep", metavar="DIR", help="sweep folder written by ufs-sim sweep (with --x, --y)")
+    parser.add_argument("--x", metavar="PARAM", help="sweep: the parameter on the x axis")
+    parser.add_argument("--y", metavar="METRIC", help="sweep: the metric on the y axis (a column of results.csv)")
+    parser.add_argument("--hue", metavar="PARAM", help="sweep: one line per value of this parameter")
+    parser.add_argument("--logx", action="store_true", help="sweep: logarithmic x axis")
+    parser.add_argument("--where", metavar="PARAM=VALUE", action="append", default=[],
+                        help="sweep: only the points with this value (repeatable)")
     args = parser.parse_args(argv)
+    if args.sweep:
+        return plot_sweep_main(parser, args)
     if bool(args.run_dir) == bool(args.experiment):
-        parser.error("give either RUN_DIR or --experiment CSV")
+        parser.error("give either RUN_DIR, --experiment CSV or --sweep DIR")
     plt = _import_pyplot()
     if args.experiment:
         if not os.path.exists(args.experiment):
@@ -367,6 +378,23 @@ def main(argv=None):
     for path in written:
         print(path)
     return 0 if written else 1
+
+
+def plot_sweep_main(parser, args):
+    if args.run_dir or args.experiment or not args.x or not args.y:
+        parser.error("--sweep DIR needs --x PARAM and --y METRIC (and no RUN_DIR or --experiment)")
+    plt = _import_pyplot()
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
+    from ufs_tlm.plot_sweep import PlotError, plot_sweep
+    try:
+        out = os.path.join(args.out, "sweep_%s_vs_%s.png" % (args.y, args.x)) if args.out else None
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+        print(plot_sweep(plt, args.sweep, args.x, args.y, args.hue, args.logx, args.where, out))
+    except PlotError as e:
+        print("plot.py: error: %s" % e, file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
