@@ -95,7 +95,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   if (params.hpb.enabled) {
     hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
+    hpb_->register_queries(query_);
   }
+  if (wb_) wb_->register_queries(query_);
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -271,7 +273,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
     return;
   }
   if (recovery_) { fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
-  if (hpb_ && HpbDevice::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
+  if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
   const ScsiCommand s = decode_cdb(c.cdb);
   if (s.invalid_asc) { fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
   switch (s.op) {

@@ -22,6 +22,7 @@
 #include "ftl/wear_leveller.h"
 #include "hal/hal.h"
 #include "hpb/hpb_device.h"
+#include "query/query_server.h"
 #include "scsi/scsi_command.h"
 
 namespace ufs {
@@ -102,6 +103,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
   // (stamps carry version 0), through the backdoor. Call before the simulation starts.
   void precondition(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor);
+
+  // QUERY REQUEST (flags, attributes, descriptors) of the features that registered.
+  QueryResponse query(const QueryRequest& q) { return query_.query(q); }
 
   uint64_t logical_blocks() const { return logical_blocks_; }
   const FirmwareStats& stats() const { return stats_; }
@@ -397,6 +401,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   uint64_t recovery_start_ps_ = 0;
   FirmwareStats stats_;
   std::unique_ptr<HpbDevice> hpb_;               // null: HPB off
+  QueryServer query_;
 };
 
 }  // namespace ufs

@@ -45,42 +45,38 @@ uint64_t WriteBooster::flush_idle_ps() const {
   return (us ? us : 1) * 1000000ull;
 }
 
-HpbQueryResult WriteBooster::query(const HpbQuery& q) {
-  using namespace hpb_query;
-  using namespace wb_query;
-  HpbQueryResult r;
-  bool* flag = q.idn == kFlagWbEn ? &flag_wb_en_ : q.idn == kFlagFlushEn ? &flag_flush_en_
-             : q.idn == kFlagFlushDuringHibernate ? &flag_flush_hibernate_ : nullptr;
-  switch (q.opcode) {
-    case kReadFlag:
-    case kSetFlag:
-    case kClearFlag:
-      if (!flag) { r.status = kInvalidIdn; return r; }
-      if (q.opcode == kSetFlag) *flag = true;
-      if (q.opcode == kClearFlag) *flag = false;
-      r.value = *flag;
-      return r;
-    case kReadAttribute:
-      switch (q.idn) {
-        case kAttrFlushStatus: r.value = flushing_ ? kFlushInProgress : kFlushIdle; return r;
-        case kAttrAvailableSize:  // 0x00..0x0A: available buffer in 10% steps
-          r.value = capacity_sectors_ ? uint32_t((capacity_sectors_ - used_sectors_) * 10 / capacity_sectors_) : 0;
-          return r;
-        case kAttrLifeTimeEst: {  // 0x01: 0-10% of the life used ... 0x0A: 90-100%, 0x0B: exceeded
-          const uint64_t used = uint64_t(max_erase_count_) * 10 / params_.slc_endurance;
-          r.value = uint32_t(used >= 10 ? 0x0B : used + 1);
-          return r;
-        }
-        case kAttrCurrentSize:  // in 4 KiB units (the allocation unit this model reports)
-          r.value = uint32_t(capacity_sectors_);
-          return r;
-        default: r.status = kInvalidIdn; return r;
+void WriteBooster::register_queries(QueryServer& server) {
+  using namespace ufs_query;
+  for (uint8_t idn : {kFlagWbEn, kFlagWbFlushEn, kFlagWbFlushDuringHibernate}) server.add_flag(idn, *this);
+  for (uint8_t idn : {kAttrWbFlushStatus, kAttrWbAvailableSize, kAttrWbLifeTimeEst, kAttrWbCurrentSize})
+    server.add_attribute(idn, *this);
+}
+
+QueryResponse WriteBooster::query(const QueryRequest& q) {
+  using namespace ufs_query;
+  QueryResponse r;
+  if (q.opcode == kWriteAttribute) { r.status = kReadOnly; return r; }
+  if (q.opcode == kReadAttribute) {
+    switch (q.idn) {
+      case kAttrWbFlushStatus: r.value = flushing_ ? kWbFlushInProgress : kWbFlushIdle; return r;
+      case kAttrWbAvailableSize:  // 0x00..0x0A: available buffer in 10% steps
+        r.value = capacity_sectors_ ? uint32_t((capacity_sectors_ - used_sectors_) * 10 / capacity_sectors_) : 0;
+        return r;
+      case kAttrWbLifeTimeEst: {  // 0x01: 0-10% of the life used ... 0x0A: 90-100%, 0x0B: exceeded
+        const uint64_t used = uint64_t(max_erase_count_) * 10 / params_.slc_endurance;
+        r.value = uint32_t(used >= 10 ? 0x0B : used + 1);
+        return r;
       }
-    case kWriteAttribute:
-      r.status = (q.idn >= kAttrFlushStatus && q.idn <= kAttrCurrentSize) ? kReadOnly : kInvalidIdn;
-      return r;
-    default: r.status = kInvalidOpcode; return r;
+      default:  // bWBBufferCurrentSize, in 4 KiB units (the allocation unit this model reports)
+        r.value = uint32_t(capacity_sectors_);
+        return r;
+    }
   }
+  bool& flag = q.idn == kFlagWbEn ? flag_wb_en_ : q.idn == kFlagWbFlushEn ? flag_flush_en_ : flag_flush_hibernate_;
+  if (q.opcode == kSetFlag) flag = true;
+  if (q.opcode == kClearFlag) flag = false;
+  r.value = flag;
+  return r;
 }
 
 }  // namespace ufs

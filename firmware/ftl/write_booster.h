@@ -14,7 +14,8 @@
 #include <cstdint>
 #include <string>
 #include "hal/flash_types.h"
-#include "hpb/hpb_device.h"  // HpbQuery / HpbQueryResult: the QUERY request/response shape
+#include "protocol/ufs_protocol.h"
+#include "query/query_server.h"
 
 namespace ufs {
 
@@ -57,14 +58,6 @@ struct WriteBoosterParams {
   std::string validate_for(const FlashGeometry& g, uint32_t unit_pages) const;
 };
 
-// QUERY identifiers (JESD220E; the Linux driver's include/ufs/ufs.h).
-namespace wb_query {
-constexpr uint8_t kFlagWbEn = 0x0E, kFlagFlushEn = 0x0F, kFlagFlushDuringHibernate = 0x10;
-constexpr uint8_t kAttrFlushStatus = 0x1C, kAttrAvailableSize = 0x1D, kAttrLifeTimeEst = 0x1E,
-                  kAttrCurrentSize = 0x1F;
-constexpr uint32_t kFlushIdle = 0, kFlushInProgress = 1;  // bWBBufferFlushStatus
-}  // namespace wb_query
-
 struct WriteBoosterStats {
   uint64_t slc_write_sectors = 0;   // host sectors programmed into the SLC buffer
   uint64_t tlc_write_sectors = 0;   // host sectors programmed straight to TLC while WB was on
@@ -74,7 +67,7 @@ struct WriteBoosterStats {
   uint64_t peak_used_sectors = 0;   // fullest the buffer got
 };
 
-class WriteBooster {
+class WriteBooster : public QueryHandler {
  public:
   WriteBooster(const WriteBoosterParams& params, const FlashGeometry& geometry);
 
@@ -98,7 +91,10 @@ class WriteBooster {
   uint64_t used_sectors() const { return used_sectors_; }
   void count_erase(uint32_t erase_count) { if (erase_count > max_erase_count_) max_erase_count_ = erase_count; }
 
-  HpbQueryResult query(const HpbQuery& q);
+  // QUERY: its flags (fWriteBoosterEn, fWBBufferFlushEn, fWBBufferFlushDuringHibernate) and
+  // attributes (flush status, available size, life time estimate, current size).
+  void register_queries(QueryServer& server);
+  QueryResponse query(const QueryRequest& q) override;
 
   WriteBoosterStats& stats() { return stats_; }
   const WriteBoosterStats& stats() const { return stats_; }

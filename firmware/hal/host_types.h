@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <array>
+#include "protocol/ufs_protocol.h"
 
 namespace ufs {
 
@@ -39,32 +40,5 @@ struct CommandResponse {
   uint8_t hpb_entry_count = 0;                      // updated entries carried (hpb.response_entries)
   std::array<HpbEntryUpdate, kMaxResponseHpbEntries> hpb_entries{};
 };
-
-namespace scsi_status {
-constexpr uint8_t kGood = 0x00;
-constexpr uint8_t kCheckCondition = 0x02;
-constexpr uint8_t kBusy = 0x08;
-}  // namespace scsi_status
-
-namespace sense_key {
-constexpr uint8_t kNoSense = 0x0;
-constexpr uint8_t kNotReady = 0x2;
-constexpr uint8_t kMediumError = 0x3;
-constexpr uint8_t kHardwareError = 0x4;
-constexpr uint8_t kIllegalRequest = 0x5;
-constexpr uint8_t kDataProtect = 0x7;
-}  // namespace sense_key
-
-namespace asc {
-constexpr uint8_t kInvalidOpcode = 0x20;       // INVALID COMMAND OPERATION CODE
-constexpr uint8_t kLbaOutOfRange = 0x21;       // LOGICAL BLOCK ADDRESS OUT OF RANGE
-constexpr uint8_t kInvalidFieldInCdb = 0x24;   // INVALID FIELD IN CDB
-constexpr uint8_t kInvalidFieldInParam = 0x26; // INVALID FIELD IN PARAMETER LIST
-constexpr uint8_t kParamListLength = 0x1A;     // PARAMETER LIST LENGTH ERROR
-constexpr uint8_t kUnrecoveredRead = 0x11;
-constexpr uint8_t kWriteError = 0x0C;
-constexpr uint8_t kNotReadyCause = 0x04;      // LOGICAL UNIT NOT READY (with NOT READY: recovering)
-constexpr uint8_t kWriteProtected = 0x27;     // WRITE PROTECTED (with DATA PROTECT)
-}  // namespace asc
 
 }  // namespace ufs

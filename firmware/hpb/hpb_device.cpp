@@ -6,7 +6,6 @@ namespace ufs {
 
 namespace {
 constexpr uint32_t kChunkEntries = 4096 / hpb_op::kEntryBytes;  // entries per 4 KiB control area
-uint32_t get_be24(const uint8_t* p) { return uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]; }
 }  // namespace
 
 HpbDevice::HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params)
@@ -547,76 +546,61 @@ void HpbDevice::on_response(CommandResponse& r) {
 
 // ---------------------------------------------------------------- QUERY
 
-HpbQueryResult HpbDevice::query(const HpbQuery& q) {
+void HpbDevice::register_queries(QueryServer& server) {
+  using namespace ufs_query;
+  server.add_flag(kFlagHpbEnable, *this);
+  server.add_flag(kFlagHpbReset, *this);
+  server.add_attribute(kAttrMaxHpbSingleCmd, *this);
+  server.add_descriptor_fields(*this);
+}
+
+void HpbDevice::describe(uint8_t idn, std::vector<uint8_t>& d) const {
+  using namespace ufs_query;
+  if (idn == kDescDevice) {
+    d[kDeviceUfsFeatures] |= kFeatureHpb;
+    put_be16(&d[kDeviceHpbVersion], params_.version);
+    d[kDeviceHpbControl] = params_.host_control() ? 0x00 : 0x01;
+  } else if (idn == kDescGeometry) {
+    d[kGeometryRegionSize] = uint8_t(params_.region_size_exp);
+    d[kGeometryNumberLu] = 1;
+    d[kGeometrySubregionSize] = uint8_t(params_.subregion_size_exp);
+    put_be16(&d[kGeometryMaxActiveRegions], params_.max_active_regions);
+  } else if (idn == kDescUnit) {
+    d[kUnitLuEnable] = 0x02;  // enabled for HPB
+    put_be16(&d[kUnitMaxActiveRegions], params_.max_active_regions);
+    put_be16(&d[kUnitPinnedStart], params_.pinned_start_region);
+    put_be16(&d[kUnitPinnedCount], params_.pinned_regions);
+  }
+}
+
+QueryResponse HpbDevice::query(const QueryRequest& q) {
   ++stats_.queries;
-  HpbQueryResult out;
-  using namespace hpb_query;
+  QueryResponse out;
+  using namespace ufs_query;
   switch (q.opcode) {
-    case kReadDescriptor: {
-      std::vector<uint8_t>& d = out.descriptor;
-      if (q.idn == kDescDevice) {
-        d.assign(0x59, 0);
-        d[0] = 0x59;
-        d[1] = kDescDevice;
-        d[kDeviceUfsFeatures] = kFeatureHpb;
-        put_be16(&d[kDeviceHpbVersion], params_.version);
-        d[kDeviceHpbControl] = params_.host_control() ? 0x00 : 0x01;
-      } else if (q.idn == kDescGeometry) {
-        d.assign(0x57, 0);
-        d[0] = 0x57;
-        d[1] = kDescGeometry;
-        d[kGeometryRegionSize] = uint8_t(params_.region_size_exp);
-        d[kGeometryNumberLu] = 1;
-        d[kGeometrySubregionSize] = uint8_t(params_.subregion_size_exp);
-        put_be16(&d[kGeometryMaxActiveRegions], params_.max_active_regions);
-      } else if (q.idn == kDescUnit) {
-        if (q.index != 0) { out.status = kInvalidIdn; return out; }  // one logical unit
-        d.assign(0x2D, 0);
-        d[0] = 0x2D;
-        d[1] = kDescUnit;
-        d[kUnitLuEnable] = 0x02;  // enabled for HPB
-        put_be16(&d[kUnitMaxActiveRegions], params_.max_active_regions);
-        put_be16(&d[kUnitPinnedStart], params_.pinned_start_region);
-        put_be16(&d[kUnitPinnedCount], params_.pinned_regions);
-      } else {
-        out.status = kInvalidIdn;
-      }
-      return out;
-    }
-    case kReadAttribute:
-      if (q.idn != kAttrMaxHpbSingleCmd) { out.status = kInvalidIdn; return out; }
+    case kReadAttribute:  // bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD
       out.value = params_.max_read_blocks();
       return out;
     case kWriteAttribute:
-      out.status = q.idn == kAttrMaxHpbSingleCmd ? kReadOnly : kInvalidIdn;
+      out.status = kReadOnly;
       return out;
     case kReadFlag:
-      if (q.idn == kFlagHpbEnable) out.value = enabled_;
-      else if (q.idn == kFlagHpbReset) out.value = 0;  // the reset completes at once
-      else out.status = kInvalidIdn;
+      out.value = q.idn == kFlagHpbEnable ? enabled_ : 0;  // fHPBReset: the reset completes at once
       return out;
-    case kSetFlag:
-    case kClearFlag: {
+    default: {  // set or clear
       const bool set = q.opcode == kSetFlag;
       if (q.idn == kFlagHpbEnable) {
         enabled_ = set;
         if (!set) for (uint32_t r = 0; r < regions_; ++r) deactivate_region(r);
-      } else if (q.idn == kFlagHpbReset) {
-        if (set) {  // every region inactive, every entry dead; the host is told to reset
-          ++stats_.resets;
-          for (uint32_t r = 0; r < regions_; ++r) deactivate_region(r);
-          to_activate_.clear();
-          to_inactivate_.clear();
-          reset_pending_ = !params_.host_control();
-        }
-      } else {
-        out.status = kInvalidIdn;
+      } else if (set) {  // fHPBReset: every region inactive, every entry dead; the host is told to reset
+        ++stats_.resets;
+        for (uint32_t r = 0; r < regions_; ++r) deactivate_region(r);
+        to_activate_.clear();
+        to_inactivate_.clear();
+        reset_pending_ = !params_.host_control();
       }
       return out;
     }
-    default:
-      out.status = kInvalidOpcode;
-      return out;
   }
 }
 

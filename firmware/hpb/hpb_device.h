@@ -17,53 +17,10 @@
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
 #include "hpb/hpb_params.h"
+#include "protocol/ufs_protocol.h"
+#include "query/query_server.h"
 
 namespace ufs {
-
-namespace hpb_op {
-constexpr uint8_t kHpbRead = 0xF8;
-constexpr uint8_t kReadBuffer = 0xF9;
-constexpr uint8_t kWriteBuffer = 0xFA;
-constexpr uint8_t kReadBufferMapId = 0x01;          // READ BUFFER: a sub-region's entries
-constexpr uint8_t kWriteBufferInactivate = 0x01;    // WRITE BUFFER: inactivate one region
-constexpr uint8_t kWriteBufferPrefetch = 0x02;      // HPB 2.0: entries for a later HPB READ (read id)
-constexpr uint8_t kWriteBufferInactivateAll = 0x03; // HPB 2.0: inactivate every region
-constexpr uint8_t kSenseDescriptorType = 0x80;
-constexpr uint8_t kRspRegionUpdate = 0x01;          // hpb_op in the descriptor
-constexpr uint8_t kRspDeviceReset = 0x02;
-constexpr uint32_t kEntryBytes = 8;
-constexpr uint32_t kNoPpn = 0xFFFFFFFFu;            // entry of an LBA with no NAND copy (unmapped, in the write cache)
-}  // namespace hpb_op
-
-// QUERY REQUEST / RESPONSE contents for the HPB fields (JESD220 §14, the Linux driver's offsets).
-namespace hpb_query {
-constexpr uint8_t kReadDescriptor = 0x01, kReadAttribute = 0x03, kWriteAttribute = 0x04,
-                  kReadFlag = 0x05, kSetFlag = 0x06, kClearFlag = 0x07;
-constexpr uint8_t kDescDevice = 0x00, kDescUnit = 0x02, kDescGeometry = 0x07;
-constexpr uint8_t kAttrMaxHpbSingleCmd = 0x1F;
-constexpr uint8_t kFlagHpbReset = 0x11, kFlagHpbEnable = 0x12;
-constexpr uint8_t kSuccess = 0x00, kInvalidIdn = 0xF8, kInvalidOpcode = 0xFE, kReadOnly = 0xF5;
-// Byte offsets of the HPB fields
-constexpr uint32_t kDeviceUfsFeatures = 0x1F, kDeviceHpbVersion = 0x40, kDeviceHpbControl = 0x42;
-constexpr uint32_t kGeometryRegionSize = 0x48, kGeometryNumberLu = 0x49, kGeometrySubregionSize = 0x4A,
-                   kGeometryMaxActiveRegions = 0x4B;
-constexpr uint32_t kUnitLuEnable = 0x03, kUnitMaxActiveRegions = 0x23, kUnitPinnedStart = 0x25,
-                   kUnitPinnedCount = 0x27;
-constexpr uint8_t kFeatureHpb = 0x80;  // bUFSFeaturesSupport bit 7
-}  // namespace hpb_query
-
-struct HpbQuery {
-  uint8_t opcode = 0;   // hpb_query::kRead...
-  uint8_t idn = 0;
-  uint8_t index = 0;    // LU for unit descriptors
-  uint8_t selector = 0;
-  uint32_t value = 0;   // attribute to write
-};
-struct HpbQueryResult {
-  uint8_t status = hpb_query::kSuccess;
-  uint32_t value = 0;              // attribute or flag
-  std::vector<uint8_t> descriptor; // descriptor bytes
-};
 
 struct HpbStats {
   uint64_t hpb_reads = 0;              // HPB READ commands accepted
@@ -113,18 +70,20 @@ class HpbFtl {
   virtual void hpb_verify_time(uint8_t tag, bool begin) = 0;
 };
 
-class HpbDevice : public L2pObserver {
+class HpbDevice : public L2pObserver, public QueryHandler {
  public:
   HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params);
 
-  static bool is_hpb_opcode(uint8_t op) { return op == hpb_op::kHpbRead || op == hpb_op::kReadBuffer || op == hpb_op::kWriteBuffer; }
   void on_command(const HostCommand& c);
   void on_crypto_done(const HpbCryptoResult& r);
   void on_data_in_done(uint8_t tag);
   void on_data_out_done(uint8_t tag);
   void on_map_page_loaded();
   void on_power_up();
-  HpbQueryResult query(const HpbQuery& q);
+  // QUERY: the HPB flags and attribute (registered with the server) and descriptor fields.
+  void register_queries(QueryServer& server);
+  QueryResponse query(const QueryRequest& q) override;
+  void describe(uint8_t idn, std::vector<uint8_t>& d) const override;
 
   // The FTL changes the mapping of lba to value (host write, UNMAP, GC or wear-levelling
   // move): the sub-region becomes dirty, or with response_entries the change is tracked

@@ -7,46 +7,46 @@ ScsiCommand decode_cdb(const std::array<uint8_t, 16>& cdb) {
   ScsiCommand c;
   const uint8_t* b = cdb.data();
   switch (b[0]) {
-    case opcode::kTestUnitReady: c.op = ScsiOp::TestUnitReady; break;
-    case opcode::kRequestSense: c.op = ScsiOp::RequestSense; c.allocation_length = b[4]; break;
-    case opcode::kInquiry:
+    case scsi_op::kTestUnitReady: c.op = ScsiOp::TestUnitReady; break;
+    case scsi_op::kRequestSense: c.op = ScsiOp::RequestSense; c.allocation_length = b[4]; break;
+    case scsi_op::kInquiry:
       c.op = ScsiOp::Inquiry;
       c.evpd = b[1] & 1;
       c.page_code = b[2];
       c.allocation_length = get_be16(b + 3);
       if (!c.evpd && c.page_code != 0) c.invalid_asc = asc::kInvalidFieldInCdb;
       break;
-    case opcode::kReadCapacity10: c.op = ScsiOp::ReadCapacity10; break;
-    case opcode::kServiceActionIn16:
-      if ((b[1] & 0x1F) != 0x10) { c.op = ScsiOp::Unsupported; c.invalid_asc = asc::kInvalidFieldInCdb; break; }
+    case scsi_op::kReadCapacity10: c.op = ScsiOp::ReadCapacity10; break;
+    case scsi_op::kServiceActionIn16:
+      if ((b[1] & 0x1F) != scsi_op::kReadCapacity16Action) { c.op = ScsiOp::Unsupported; c.invalid_asc = asc::kInvalidFieldInCdb; break; }
       c.op = ScsiOp::ReadCapacity16;
       c.allocation_length = get_be32(b + 10);
       break;
-    case opcode::kRead10:
-    case opcode::kWrite10:
-      c.op = b[0] == opcode::kRead10 ? ScsiOp::Read : ScsiOp::Write;
-      c.fua = b[1] & 0x08;
+    case scsi_op::kRead10:
+    case scsi_op::kWrite10:
+      c.op = b[0] == scsi_op::kRead10 ? ScsiOp::Read : ScsiOp::Write;
+      c.fua = b[1] & scsi_op::kFuaBit;
       c.lba = get_be32(b + 2);
       c.blocks = get_be16(b + 7);
       break;
-    case opcode::kRead16:
-    case opcode::kWrite16:
-      c.op = b[0] == opcode::kRead16 ? ScsiOp::Read : ScsiOp::Write;
-      c.fua = b[1] & 0x08;
+    case scsi_op::kRead16:
+    case scsi_op::kWrite16:
+      c.op = b[0] == scsi_op::kRead16 ? ScsiOp::Read : ScsiOp::Write;
+      c.fua = b[1] & scsi_op::kFuaBit;
       c.lba = get_be64(b + 2);
       c.blocks = get_be32(b + 10);
       break;
-    case opcode::kSynchronizeCache10:
+    case scsi_op::kSynchronizeCache10:
       c.op = ScsiOp::SynchronizeCache;
       c.lba = get_be32(b + 2);
       c.blocks = get_be16(b + 7);
       break;
-    case opcode::kSynchronizeCache16:
+    case scsi_op::kSynchronizeCache16:
       c.op = ScsiOp::SynchronizeCache;
       c.lba = get_be64(b + 2);
       c.blocks = get_be32(b + 10);
       break;
-    case opcode::kUnmap:
+    case scsi_op::kUnmap:
       c.op = ScsiOp::Unmap;
       c.parameter_length = get_be16(b + 7);
       if (b[1] & 0x01) c.invalid_asc = asc::kInvalidFieldInCdb;  // ANCHOR not supported

@@ -6,12 +6,12 @@ namespace {
 // The host driver's HPB probe (Linux ufshpb_get_dev_info / ufshpb_get_lu_info): the HPB
 // fields of the device, geometry and unit descriptors and the HPB attribute, as QUERY
 // returns them, read once at start.
-HpbDeviceInfo probe_hpb(HpbDevice& device, uint64_t logical_blocks) {
-  using namespace hpb_query;
+HpbDeviceInfo probe_hpb(DeviceFirmware& device, uint64_t logical_blocks) {
+  using namespace ufs_query;
   HpbDeviceInfo info;
-  const HpbQueryResult dev = device.query({kReadDescriptor, kDescDevice});
-  const HpbQueryResult geo = device.query({kReadDescriptor, kDescGeometry});
-  const HpbQueryResult unit = device.query({kReadDescriptor, kDescUnit, 0});
+  const QueryResponse dev = device.query({kReadDescriptor, kDescDevice});
+  const QueryResponse geo = device.query({kReadDescriptor, kDescGeometry});
+  const QueryResponse unit = device.query({kReadDescriptor, kDescUnit, 0});
   info.supported = (dev.descriptor.at(kDeviceUfsFeatures) & kFeatureHpb) != 0;
   info.version = get_be16(&dev.descriptor.at(kDeviceHpbVersion));
   info.host_control = dev.descriptor.at(kDeviceHpbControl) == 0x00;
@@ -70,8 +70,8 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
   cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
   crypto.set_listener(&cpu);
-  if (HpbDevice* hpb = firmware_->hpb()) {
-    hpb_host_ = std::make_unique<HpbHostCache>(config_.hpb_host, probe_hpb(*hpb, firmware_->logical_blocks()));
+  if (firmware_->hpb()) {
+    hpb_host_ = std::make_unique<HpbHostCache>(config_.hpb_host, probe_hpb(*firmware_, firmware_->logical_blocks()));
     host.set_hpb(hpb_host_.get());
   }
   hostif.set_listener(&cpu);

@@ -135,9 +135,9 @@ TEST_CASE("HPB fields read through QUERY: support bit, version, control, sizes, 
   p.hpb.pinned_start_region = 1;
   p.hpb.pinned_regions = 1;
   HpbRig r(p);
-  HpbDevice& h = *r.fw.hpb();
-  using namespace hpb_query;
-  HpbQueryResult q = h.query({kReadDescriptor, kDescDevice});
+  DeviceFirmware& h = r.fw;  // QUERY goes to the device's server, which routes it to HPB
+  using namespace ufs_query;
+  QueryResponse q = h.query({kReadDescriptor, kDescDevice});
   REQUIRE(q.status == kSuccess);
   CHECK((q.descriptor[kDeviceUfsFeatures] & kFeatureHpb) != 0);
   CHECK(get_be16(&q.descriptor[kDeviceHpbVersion]) == 0x200);
@@ -159,7 +159,7 @@ TEST_CASE("HPB fields read through QUERY: support bit, version, control, sizes, 
   FirmwareParams p1 = hpb_params();
   p1.hpb.version = 0x100;
   HpbRig r1(p1);
-  CHECK(r1.fw.hpb()->query({kReadAttribute, kAttrMaxHpbSingleCmd}).value == 1);
+  CHECK(r1.fw.query({kReadAttribute, kAttrMaxHpbSingleCmd}).value == 1);
   // fHPBEn cleared: HPB commands are refused
   CHECK(h.query({kClearFlag, kFlagHpbEnable}).status == kSuccess);
   const CommandResponse c = r.run(hpb_read(4, 0, 0, 1));

@@ -264,7 +264,7 @@ TEST_CASE("Sudden power-off with WriteBooster (SLC buffer, idle flushes) loses n
     if (c % 2) {  // stop the host: after 1 ms idle the flush starts; cut somewhere in it
       r.issuing = false;
       r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull + r.rng() % 40'000'000'000ull);
-      cut_in_flush += r.fw->writebooster()->query({hpb_query::kReadAttribute, wb_query::kAttrFlushStatus}).value;
+      cut_in_flush += r.fw->query({ufs_query::kReadAttribute, ufs_query::kAttrWbFlushStatus}).value;
     }
     slc_writes += r.fw->writebooster()->stats().slc_write_sectors;
     flushed += r.fw->writebooster()->stats().flushed_sectors;

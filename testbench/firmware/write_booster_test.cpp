@@ -8,7 +8,7 @@
 
 using namespace ufs;
 using namespace ufs::test;
-using namespace ufs::wb_query;
+using namespace ufs::ufs_query;
 
 namespace {
 
@@ -80,7 +80,7 @@ struct WbRig {
     }
     return wrong;
   }
-  uint32_t attr(uint8_t idn) { return fw.writebooster()->query({hpb_query::kReadAttribute, idn}).value; }
+  uint32_t attr(uint8_t idn) { return fw.query({kReadAttribute, idn}).value; }
 };
 
 }  // namespace
@@ -92,22 +92,22 @@ TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flu
   CHECK(wb.capacity_sectors() == 2 * 6 * 12 * 4);
   // Dedicated buffer: its blocks come off the exported capacity (12 of 64 blocks' TLC space).
   CHECK(r.fw.logical_blocks() == uint64_t(double((64 - 12) * 144) * 0.75));
-  CHECK(r.attr(kAttrAvailableSize) == 10);
+  CHECK(r.attr(kAttrWbAvailableSize) == 10);
   r.write(0, 256);  // 1 MiB: fits the 2.25 MiB buffer
   r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull);  // 1 ms: below the idle threshold
   CHECK(wb.stats().slc_write_sectors == 256);
   CHECK(wb.stats().tlc_write_sectors == 0);
   CHECK(wb.stats().flushed_sectors == 0);
   CHECK(wb.used_sectors() == 264);  // 22 units of 12 sectors, the last one padded
-  CHECK(r.attr(kAttrAvailableSize) == 5);  // 312 of 576 sectors left: 54% -> 5 (10% steps, down)
+  CHECK(r.attr(kAttrWbAvailableSize) == 5);  // 312 of 576 sectors left: 54% -> 5 (10% steps, down)
   CHECK(r.hw.slc_ops_ > 0);
   r.hw.run();  // idle: the flush moves everything to TLC and erases the SLC blocks
   CHECK(wb.stats().flushes_started == 1);
   CHECK(wb.stats().flushed_sectors == 256);
   CHECK(wb.stats().flushed_blocks >= 2);
   CHECK(wb.used_sectors() == 0);
-  CHECK(r.attr(kAttrAvailableSize) == 10);
-  CHECK(r.attr(kAttrFlushStatus) == kFlushIdle);
+  CHECK(r.attr(kAttrWbAvailableSize) == 10);
+  CHECK(r.attr(kAttrWbFlushStatus) == kWbFlushIdle);
   CHECK(r.wrong_reads() == 0);
   // More than the buffer in one go (no idle time): the rest goes straight to TLC.
   r.write(1024, 1024);
@@ -181,38 +181,38 @@ TEST_CASE("WriteBooster: a command pauses a flush at its next unit and the flush
 
 TEST_CASE("WriteBooster: QUERY flags and attributes (JESD220E)", "[firmware][writebooster]") {
   WbRig r;
-  WriteBooster& wb = *r.fw.writebooster();
-  using namespace hpb_query;
+  DeviceFirmware& wb = r.fw;  // QUERY goes to the device's server, which routes it to WriteBooster
+  const WriteBoosterStats& stats = r.fw.writebooster()->stats();
   CHECK(wb.query({kReadFlag, kFlagWbEn}).value == 1);
-  CHECK(wb.query({kReadFlag, kFlagFlushEn}).value == 1);
-  CHECK(wb.query({kReadFlag, kFlagFlushDuringHibernate}).value == 1);
-  CHECK(wb.query({kReadAttribute, kAttrCurrentSize}).value == 576);
-  CHECK(wb.query({kReadAttribute, kAttrLifeTimeEst}).value == 1);
-  CHECK(wb.query({kWriteAttribute, kAttrAvailableSize, 0, 0, 3}).status == kReadOnly);
+  CHECK(wb.query({kReadFlag, kFlagWbFlushEn}).value == 1);
+  CHECK(wb.query({kReadFlag, kFlagWbFlushDuringHibernate}).value == 1);
+  CHECK(wb.query({kReadAttribute, kAttrWbCurrentSize}).value == 576);
+  CHECK(wb.query({kReadAttribute, kAttrWbLifeTimeEst}).value == 1);
+  CHECK(wb.query({kWriteAttribute, kAttrWbAvailableSize, 0, 0, 3}).status == kReadOnly);
   CHECK(wb.query({kReadAttribute, 0x55}).status == kInvalidIdn);
   CHECK(wb.query({kSetFlag, 0x55}).status == kInvalidIdn);
   CHECK(wb.query({0x42, kFlagWbEn}).status == kInvalidOpcode);
   // fWriteBoosterEn cleared: host writes bypass the buffer.
   CHECK(wb.query({kClearFlag, kFlagWbEn}).value == 0);
   r.write(0, 128);
-  CHECK(wb.stats().slc_write_sectors == 0);
-  CHECK(wb.stats().tlc_write_sectors == 128);
+  CHECK(stats.slc_write_sectors == 0);
+  CHECK(stats.tlc_write_sectors == 128);
   CHECK(wb.query({kSetFlag, kFlagWbEn}).value == 1);
   // No flush flag: the buffer keeps its data however long the device idles.
-  wb.query({kClearFlag, kFlagFlushEn});
-  wb.query({kClearFlag, kFlagFlushDuringHibernate});
+  wb.query({kClearFlag, kFlagWbFlushEn});
+  wb.query({kClearFlag, kFlagWbFlushDuringHibernate});
   r.write(512, 128);
   r.hw.run();
-  CHECK(wb.stats().slc_write_sectors == 128);
-  CHECK(wb.stats().flushed_sectors == 0);
-  CHECK(r.attr(kAttrAvailableSize) < 10);
+  CHECK(stats.slc_write_sectors == 128);
+  CHECK(stats.flushed_sectors == 0);
+  CHECK(r.attr(kAttrWbAvailableSize) < 10);
   // Flush during hibernate only: it starts once the link would be in Hibern8.
-  wb.query({kSetFlag, kFlagFlushDuringHibernate});
+  wb.query({kSetFlag, kFlagWbFlushDuringHibernate});
   r.write(2048, 32);
   r.hw.run_until(r.hw.now_ps() + 8'000'000'000ull);
-  CHECK(wb.stats().flushed_sectors == 0);
+  CHECK(stats.flushed_sectors == 0);
   r.hw.run();
-  CHECK(wb.stats().flushed_sectors == 160);
+  CHECK(stats.flushed_sectors == 160);
   CHECK(r.wrong_reads() == 0);
   CHECK(r.hw.mode_violations_ == 0);
 }

@@ -125,8 +125,8 @@ struct FakeDevice : sc_core::sc_module {
       if (tag_free_at.count(u.task_tag) && at < tag_free_at[u.task_tag]) ++tag_conflicts;
       occupancy.push_back({at, +1});
       const uint8_t op = u.command.cdb[0];
-      if (op == host_scsi::kRead10 || op == host_scsi::kRead16) {
-        const bool ten = op == host_scsi::kRead10;
+      if (op == scsi_op::kRead10 || op == scsi_op::kRead16) {
+        const bool ten = op == scsi_op::kRead10;
         uint64_t lba = 0;
         for (int i = 0; i < (ten ? 4 : 8); ++i) lba = lba << 8 | u.command.cdb[2 + i];
         std::vector<SectorStamp> data(u.command.expected_length / kSectorBytes);
@@ -144,7 +144,7 @@ struct FakeDevice : sc_core::sc_module {
         rtt.task_tag = u.task_tag;
         rtt.data_bytes = u.command.expected_length;
         send(rtt, at + sc_time(100, SC_NS));
-      } else if (op == host_scsi::kInquiry) {
+      } else if (op == scsi_op::kInquiry) {
         std::vector<uint8_t> inquiry(36, 0);
         inquiry[0] = 0x00;  // direct-access block device
         inquiry[8] = 'U';
@@ -157,7 +157,7 @@ struct FakeDevice : sc_core::sc_module {
         d.bytes = inquiry.data();
         send(d, at + service / 2);
         respond(u.task_tag, at + service);
-      } else if (op == host_scsi::kSynchronizeCache10 || op == host_scsi::kTestUnitReady) {
+      } else if (op == scsi_op::kSynchronizeCache10 || op == scsi_op::kTestUnitReady) {
         respond(u.task_tag, at + service);
       } else {
         respond(u.task_tag, at + service, scsi_status::kCheckCondition, sense_key::kIllegalRequest, asc::kInvalidOpcode);
@@ -378,7 +378,7 @@ TEST_CASE("host: raw commands return status, sense and data", "[host]") {
   RawResult inquiry, bad, tur;
   int callbacks = 0;
   RawCommand c;
-  c.command.cdb[0] = host_scsi::kInquiry;
+  c.command.cdb[0] = scsi_op::kInquiry;
   c.command.cdb[4] = 36;
   c.command.direction = DataDirection::Read;
   c.command.expected_length = 36;
@@ -387,7 +387,7 @@ TEST_CASE("host: raw commands return status, sense and data", "[host]") {
     ++callbacks;
     // A callback may submit more.
     RawCommand t;
-    t.command.cdb[0] = host_scsi::kTestUnitReady;
+    t.command.cdb[0] = scsi_op::kTestUnitReady;
     b.host.submit_raw(t, [&](const RawResult& r2) {
       tur = r2;
       ++callbacks;

@@ -119,13 +119,13 @@ struct FakeFirmware : sc_core::sc_module, HostInterfaceListener {
     if (e.kind == Kind::DataIn) return respond(e.tag);
     if (e.kind == Kind::DataOut) {
       const HostCommand& c = cmds[e.tag];
-      if (c.cdb[0] == host_scsi::kUnmap) {
+      if (c.cdb[0] == scsi_op::kUnmap) {
         const uint8_t* p = buf.bytes.data() + e.tag * kByteSlot;
         unmap_lists.emplace_back(p, p + 24);
         const uint64_t lba = be(p + 8, 8), blocks = be(p + 16, 4);
         for (uint64_t i = 0; i < blocks; ++i) media.erase(lba + i);
       } else {
-        const uint64_t lba = c.cdb[0] == host_scsi::kWrite10 ? be(&c.cdb[2], 4) : be(&c.cdb[2], 8);
+        const uint64_t lba = c.cdb[0] == scsi_op::kWrite10 ? be(&c.cdb[2], 4) : be(&c.cdb[2], 8);
         const SectorStamp* s = buf.stamps.data() + e.tag * kSlotBytes / kSectorBytes;
         for (uint32_t i = 0; i < c.expected_length / kSectorBytes; ++i) media[lba + i] = s[i];
       }
@@ -137,9 +137,9 @@ struct FakeFirmware : sc_core::sc_module, HostInterfaceListener {
     const uint64_t sector_addr = c.tag * kSlotBytes;
     const uint64_t byte_addr = kByteRegionBase + c.tag * kByteSlot;
     switch (op) {
-      case host_scsi::kRead10:
-      case host_scsi::kRead16: {
-        const bool ten = op == host_scsi::kRead10;
+      case scsi_op::kRead10:
+      case scsi_op::kRead16: {
+        const bool ten = op == scsi_op::kRead10;
         const uint64_t lba = ten ? be(&c.cdb[2], 4) : be(&c.cdb[2], 8);
         const uint64_t blocks = ten ? be(&c.cdb[7], 2) : be(&c.cdb[10], 4);
         if (lba + blocks > capacity_blocks)
@@ -150,14 +150,14 @@ struct FakeFirmware : sc_core::sc_module, HostInterfaceListener {
         }
         return hif.send_data_in(c.tag, 0, sector_addr, c.expected_length, lba, cpu);
       }
-      case host_scsi::kWrite10:
-      case host_scsi::kWrite16:
+      case scsi_op::kWrite10:
+      case scsi_op::kWrite16:
         return hif.request_data_out(c.tag, 0, sector_addr, c.expected_length, 7, cpu);
-      case host_scsi::kUnmap:
+      case scsi_op::kUnmap:
         return hif.request_data_out(c.tag, 0, byte_addr, c.expected_length, 8, cpu);
-      case host_scsi::kSynchronizeCache10:
+      case scsi_op::kSynchronizeCache10:
         return respond(c.tag);
-      case host_scsi::kInquiry: {
+      case scsi_op::kInquiry: {
         uint8_t* p = buf.bytes.data() + c.tag * kByteSlot;
         std::memset(p, 0, 36);
         std::memcpy(p + 8, "FAKEUFS ", 8);
@@ -319,7 +319,7 @@ TEST_CASE("path: UNMAP and INQUIRY go through the byte region", "[path]") {
   p.host.add_submitter(&s);
   RawResult inquiry;
   RawCommand c;
-  c.command.cdb[0] = host_scsi::kInquiry;
+  c.command.cdb[0] = scsi_op::kInquiry;
   c.command.cdb[4] = 36;
   c.command.direction = DataDirection::Read;
   c.command.expected_length = 36;

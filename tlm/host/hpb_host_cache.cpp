@@ -1,18 +1,13 @@
 #include "host/hpb_host_cache.h"
 #include <algorithm>
 #include "host/hpb_valve_policy.h"
+#include "protocol/ufs_protocol.h"
 
 namespace ufs {
 
 namespace {
-// Protocol constants as the Linux driver has them (ufshpb.h).
-constexpr uint8_t kHpbRead = 0xF8, kReadBuffer = 0xF9, kWriteBuffer = 0xFA;
-constexpr uint8_t kReadBufferMapId = 0x01, kWriteBufferInactivate = 0x01;
-constexpr uint8_t kSenseDescriptorType = 0x80, kRspRegionUpdate = 0x01, kRspDeviceReset = 0x02;
-constexpr uint32_t kEntryBytes = 8;
+using namespace hpb_op;  // protocol/ufs_protocol.h
 constexpr uint64_t kPollingPs = 200ull * 1'000'000'000ull;  // Linux POLLING_INTERVAL_MS = 200
-uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
-void put16(uint8_t* p, uint32_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
 }  // namespace
 
 HpbHostCache::HpbHostCache(const HpbHostParams& params, const HpbDeviceInfo& device, std::unique_ptr<HpbPolicy> policy)
@@ -260,7 +255,7 @@ bool HpbHostCache::next_command(uint32_t outstanding, HostCommand& cmd) {
     inactivate_queue_.pop_front();
     c[0] = kWriteBuffer;
     c[1] = kWriteBufferInactivate;
-    put16(&c[2], region);
+    put_be16(&c[2], region);
     cmd.direction = DataDirection::None;
     ++stats_.write_buffers;
     ++in_flight_;
@@ -289,8 +284,8 @@ bool HpbHostCache::next_command(uint32_t outstanding, HostCommand& cmd) {
   // READ BUFFER (Linux ufshpb_set_read_buf_cmd): region BE16 at 2, sub-region BE16 at 4, length BE24 at 6.
   c[0] = kReadBuffer;
   c[1] = kReadBufferMapId;
-  put16(&c[2], region_of(s));
-  put16(&c[4], s % subs_per_region_);
+  put_be16(&c[2], region_of(s));
+  put_be16(&c[4], s % subs_per_region_);
   c[6] = uint8_t(alloc >> 16);
   c[7] = uint8_t(alloc >> 8);
   c[8] = uint8_t(alloc);
@@ -304,7 +299,7 @@ uint64_t HpbHostCache::on_command_done(const HostCommand& cmd, const CommandResp
                                        uint32_t bytes, uint64_t now_ps) {
   --in_flight_;
   if (cmd.cdb[0] != kReadBuffer) return 0;
-  const uint32_t s = be16(&cmd.cdb[2]) * subs_per_region_ + be16(&cmd.cdb[4]);
+  const uint32_t s = get_be16(&cmd.cdb[2]) * subs_per_region_ + get_be16(&cmd.cdb[4]);
   Sub& sub = subs_[s];
   if (sub.state != SubState::Fetching) return 0;
   if (r.status != scsi_status::kGood || bytes < sub.entries.size() * kEntryBytes) {
@@ -334,14 +329,14 @@ uint64_t HpbHostCache::on_command_done(const HostCommand& cmd, const CommandResp
 void HpbDeviceControlPolicy::on_sense(HpbHostCache& cache, const uint8_t* d) {
   const uint32_t inactive = std::min<uint32_t>(d[5], 2), active = std::min<uint32_t>(d[4], 2);
   for (uint32_t i = 0; i < inactive; ++i) {
-    const uint32_t region = be16(d + 14 + 2 * i);
+    const uint32_t region = get_be16(d + 14 + 2 * i);
     if (region < cache.regions() && !cache.pinned(region)) {
       cache.drop_region(region, false);
       ++cache.mutable_stats().device_inactivations;
     }
   }
   for (uint32_t i = 0; i < active; ++i) {
-    const uint32_t s = be16(d + 6 + 4 * i) * cache.subs_per_region() + be16(d + 8 + 4 * i);
+    const uint32_t s = get_be16(d + 6 + 4 * i) * cache.subs_per_region() + get_be16(d + 8 + 4 * i);
     if (s < cache.subregions()) cache.request_fetch(s, false, true);
   }
 }
