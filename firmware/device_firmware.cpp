@@ -370,6 +370,11 @@ void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s, bool
 
 void DeviceFirmware::stage_read_segments(uint8_t tag) {
   TagState& t = tags_[tag];
+  // A read queued for buffer space is staged only from the queue (retry_waiters clears
+  // `waiting` first). Staged any other way (its own DATA IN ending), it would finish with
+  // its tag still queued, and the tag's next command would get read segments and a
+  // second RESPONSE.
+  if (t.waiting) return;
   // Two segments in flight per command keep NAND and link busy on long reads.
   while (t.staged < t.blocks && t.segments < 2) {
     const uint32_t n = std::min(params_.read_segment_blocks, t.blocks - t.staged);

@@ -259,6 +259,7 @@ void random_io_through_gc(Rig& r) {
   r.hw.run();
   CHECK(mismatches == 0);
   CHECK(r.hw.violations_ == 0);
+  CHECK(r.hw.protocol_violations_ == 0);
   CHECK(r.fw.stats().gc_victims > 50);
   CHECK(r.fw.stats().erases > 50);
   CHECK(r.fw.write_amplification() > 1.0);
@@ -302,6 +303,73 @@ TEST_CASE("Random mixed I/O with a small demand-loaded map cache keeps every blo
   CHECK(s.map_page_writes > 1000);
   CHECK(s.map_merge_reads > 0);
   CHECK(s.map_relocations > 0);
+}
+
+// Issue 14 item 1: 256 KiB reads and writes at QD32 with a read area of 16 slots less than
+// two segments per read. A read left in the read waiters after it got its segments some
+// other way (its own DATA IN ending) was staged again once its tag carried a new command:
+// DATA IN and a second RESPONSE for a write. Tags are reused the moment they complete.
+TEST_CASE("Large mixed I/O with a read area that runs short: one RESPONSE per command, data intact",
+          "[firmware][protocol]") {
+  FirmwareParams p = small_params();
+  p.data_buffer_kib = 1024;
+  p.write_cache_kib = 768;  // 64 read slots: two 32-block segments
+  Rig r(p);
+  const uint64_t cap = r.fw.logical_blocks();
+  r.fw.precondition(0, cap, r.hw);
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> expected(cap, 0);  // version; preconditioned blocks carry 0
+  std::vector<uint32_t> busy(cap, 0);
+  struct Inflight { bool write = false; uint64_t lba = 0; uint32_t n = 0; uint64_t version = 0; bool active = false; };
+  constexpr uint8_t kDepth = 32;
+  std::array<Inflight, kDepth> slots{};
+  uint64_t version = 0, issued = 0, completed = 0, mismatches = 0, not_good = 0;
+  const uint64_t total = 3000;
+  r.hw.on_response = [&](const CommandResponse& resp) {
+    Inflight& f = slots[resp.tag];
+    if (!f.active) return;  // counted by the platform as a protocol violation
+    not_good += resp.status != scsi_status::kGood;
+    for (uint32_t i = 0; i < f.n; ++i) {
+      --busy[f.lba + i];
+      if (f.write) expected[f.lba + i] = f.version;
+      else if (r.hw.host_in_[resp.tag][i] != SectorStamp{f.lba + i, expected[f.lba + i]}) ++mismatches;
+    }
+    f.active = false;
+    ++completed;
+  };
+  auto issue = [&](uint8_t tag) {
+    for (;;) {
+      const bool write = rng() % 2;
+      const uint32_t n = 64;
+      const uint64_t lba = rng() % (cap - n) / 8 * 8;
+      bool free = true;
+      for (uint32_t i = 0; i < n; ++i) free = free && busy[lba + i] == 0;
+      if (!free) continue;
+      for (uint32_t i = 0; i < n; ++i) ++busy[lba + i];
+      slots[tag] = Inflight{write, lba, n, ++version, true};
+      r.hw.command(make_rw(tag, write, lba, n), write ? stamps_for(lba, n, version) : std::vector<SectorStamp>{});
+      ++issued;
+      return;
+    }
+  };
+  for (uint8_t t = 0; t < kDepth; ++t) issue(t);
+  while (issued < total) {
+    r.hw.run([&] {
+      for (const Inflight& f : slots) if (!f.active) return true;
+      return false;
+    });
+    bool any = false;
+    for (uint8_t t = 0; t < kDepth && issued < total; ++t)
+      if (!slots[t].active) { issue(t); any = true; }
+    if (!any) break;  // nothing completes any more: a stall
+  }
+  r.hw.run();
+  CHECK(r.hw.protocol_violations_ == 0);
+  CHECK(completed == issued);
+  CHECK(r.hw.responses_.size() == issued);
+  CHECK(not_good == 0);
+  CHECK(mismatches == 0);
+  CHECK(r.fw.idle());
 }
 
 TEST_CASE("With map_cache off the whole map is resident", "[firmware][map]") {

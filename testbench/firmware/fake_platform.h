@@ -113,6 +113,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
     post(now_ps() + latency, [this, c] { fw_->on_flash_complete(c); });
   }
   void request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override {
+    if (!in_flight_[tag] || direction_[tag] != DataDirection::Write) ++protocol_violations_;
     if (addr >= kByteRegionBase) {
       std::memcpy(&bytes_[addr - kByteRegionBase], host_out_bytes_[tag].data() + offset, bytes);
     } else {
@@ -122,6 +123,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
     post(now_ps() + 2'000'000, [this, tag, token] { fw_->on_data_out_done(tag, token); });
   }
   void send_data_in(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) override {
+    if (!in_flight_[tag] || direction_[tag] != DataDirection::Read) ++protocol_violations_;
     if (addr >= kByteRegionBase) {
       auto& v = done_bytes_[tag];  // a new command's data starts at offset 0
       if (offset == 0) v.clear();
@@ -135,6 +137,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
     post(now_ps() + 2'000'000, [this, tag, token] { fw_->on_data_in_done(tag, token); });
   }
   void send_response(const CommandResponse& r) override {
+    // Exactly one RESPONSE per COMMAND: none for a tag with no command in flight.
+    if (!in_flight_[r.tag]) ++protocol_violations_;
+    in_flight_[r.tag] = false;
     responses_.push_back(r);
     if (on_response) on_response(r);
   }
@@ -219,7 +224,11 @@ class FakePlatform : public Hal, public FlashBackdoor {
     host_out_[c.tag] = std::move(write_data);
     host_out_bytes_[c.tag] = std::move(out_bytes);
     host_in_[c.tag].assign(c.expected_length / kSectorBytes + 1, SectorStamp{});
-    post(now_ps(), [this, c] { fw_->on_command(c); });
+    post(now_ps(), [this, c] {
+      in_flight_[c.tag] = true;
+      direction_[c.tag] = c.direction;
+      fw_->on_command(c);
+    });
   }
   // Run events until none is left or `until` returns true.
   void run(const std::function<bool()>& until = nullptr) {
@@ -248,6 +257,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   void post(uint64_t at, std::function<void()> fn) { events_.push(Event{at, seq_++, std::move(fn)}); }
 
   std::function<void(const CommandResponse&)> on_response;
+  // Host-side protocol check: a RESPONSE for a tag with no command in flight, DATA IN for a
+  // command that does not read, a DATA OUT request for one that does not write.
+  uint64_t protocol_violations_ = 0;
   std::vector<CommandResponse> responses_;
   std::map<uint8_t, std::vector<SectorStamp>> host_in_;
   std::map<uint8_t, std::vector<uint8_t>> done_bytes_;
@@ -287,6 +299,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::map<uint64_t, bool> block_slc_;  // by key(block, 0): mode of a programmed block
   std::map<uint8_t, std::vector<SectorStamp>> host_out_;
   std::map<uint8_t, std::vector<uint8_t>> host_out_bytes_;
+  std::array<bool, 256> in_flight_{};
+  std::array<DataDirection, 256> direction_{};
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   AesKey key_stage_{};
   HpbEntryCodec codec_;
