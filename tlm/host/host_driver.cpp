@@ -199,6 +199,7 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
   slot.busy = true;
   slot.submitter = index;
   slot.raw_stamps_out = false;
+  slot.responded = false;
   slot.data_in_bytes = slot.data_out_bytes = 0;
   ++submitters_[static_cast<size_t>(index)]->outstanding;
   ++in_flight_;
@@ -256,6 +257,7 @@ void HostDriver::issue_raw() {
   TagSlot& slot = slots_[tag];
   slot.busy = true;
   slot.submitter = -1;
+  slot.responded = false;
   slot.data_in_bytes = slot.data_out_bytes = 0;
   slot.command = entry.first.command;
   slot.command.tag = tag;
@@ -305,11 +307,24 @@ void HostDriver::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (!u) return;
   if (u->type == UpiuType::NopIn) return;
   if (u->task_tag >= params_.queue_depth || !slots_[u->task_tag].busy) {
-    SC_REPORT_ERROR(name(), ("UPIU for a tag with no command: " + std::to_string(u->task_tag)).c_str());
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    protocol_violation("UPIU for a tag with no command: " + std::to_string(u->task_tag));
     return;
   }
   TagSlot& slot = slots_[u->task_tag];
+  // Exactly one RESPONSE per COMMAND, nothing after it; data only in the command's direction.
+  if (slot.responded) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    protocol_violation("UPIU for tag " + std::to_string(u->task_tag) + " after its RESPONSE");
+    return;
+  }
+  if ((u->type == UpiuType::DataIn && slot.command.direction == DataDirection::Write) ||
+      (u->type == UpiuType::ReadyToTransfer && slot.command.direction == DataDirection::Read)) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    protocol_violation(std::string(u->type == UpiuType::DataIn ? "DATA IN for tag " : "READY TO TRANSFER for tag ") +
+                       std::to_string(u->task_tag) + ", whose command moves data the other way");
+    return;
+  }
   const sc_time arrival = sc_core::sc_time_stamp() + delay;
   switch (u->type) {
     case UpiuType::DataIn: {
@@ -342,6 +357,7 @@ void HostDriver::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       break;
     }
     case UpiuType::Response: {
+      slot.responded = true;
       slot.response = u->response;
       HostEvent ev;
       ev.kind = EventKind::Response;
@@ -429,6 +445,13 @@ void HostDriver::complete(uint8_t tag) {
   RawResult raw;
   if (slot.submitter >= 0) {
     IoRecord& rec = slot.record;
+    const uint64_t bytes = uint64_t(rec.request.blocks) * kSectorBytes;
+    if (r.status == scsi_status::kGood &&
+        ((rec.request.op == BlockOp::Read && slot.data_in_bytes != bytes) ||
+         (rec.request.op == BlockOp::Write && slot.data_out_bytes != bytes)))
+      protocol_violation("GOOD RESPONSE for tag " + std::to_string(tag) + " after " +
+                         std::to_string(rec.request.op == BlockOp::Read ? slot.data_in_bytes : slot.data_out_bytes) +
+                         " of its " + std::to_string(bytes) + " data bytes");
     rec.complete_ps = now_ps();
     rec.status = r.status;
     rec.sense_key = r.sense_key;
@@ -473,6 +496,11 @@ void HostDriver::complete(uint8_t tag) {
   admit_arrivals();
   try_issue();
   check_done();
+}
+
+void HostDriver::protocol_violation(const std::string& what) {
+  ++counters_.protocol_violations;
+  SC_REPORT_ERROR(name(), what.c_str());
 }
 
 // HPB management commands (READ BUFFER, WRITE BUFFER) go out as raw commands, which take

@@ -64,6 +64,10 @@ struct HostCounters {
   uint64_t check_conditions = 0;   // responses with status != GOOD
   uint32_t max_outstanding = 0;    // most tags in use at once
   uint64_t max_software_queue = 0; // most open-loop requests waiting for a tag
+  // Per-tag protocol check (each one is also an SC_REPORT_ERROR): a UPIU for a tag with no
+  // command in flight or after its RESPONSE, DATA IN for a write, READY TO TRANSFER for a
+  // read, a GOOD RESPONSE to a block read or write before all of its data moved.
+  uint64_t protocol_violations = 0;
 };
 
 class HostDriver : public sc_core::sc_module {
@@ -126,6 +130,7 @@ class HostDriver : public sc_core::sc_module {
     RawCallback raw_done;
     bool raw_stamps_out = false;         // raw DATA OUT carries stamps
     bool hpb_read = false;               // sent as HPB READ
+    bool responded = false;              // its RESPONSE arrived (completion pending)
     Upiu upiu;                           // COMMAND / DATA OUT (links forward synchronously)
     tlm::tlm_generic_payload payload;
   };
@@ -150,6 +155,7 @@ class HostDriver : public sc_core::sc_module {
   void handle_event(HostEvent& ev);
   void send_data_out(const HostEvent& ev);
   void complete(uint8_t tag);
+  void protocol_violation(const std::string& what);
   void check_done();
   uint64_t now_ps() const;
 
