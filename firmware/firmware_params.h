@@ -106,6 +106,11 @@ struct FirmwareParams {
     if (over_provisioning < 0.01 || over_provisioning > 0.9) return "over_provisioning: must be within 0.01..0.9";
     if (write_cache_kib == 0 || write_cache_kib >= data_buffer_kib) return "write_cache_kib: must be above 0 and below data_buffer_kib";
     if (read_segment_blocks == 0 || read_segment_blocks > 256) return "read_segment_blocks: must be within 1..256";
+    // A read stages segments of up to read_segment_blocks in the rest of the buffer: a smaller
+    // read area could never take one and every long read would wait for ever.
+    if ((data_buffer_kib - write_cache_kib) / 4 < read_segment_blocks)
+      return "write_cache_kib: must leave read_segment_blocks (" + std::to_string(read_segment_blocks) +
+             ") 4 KiB slots of data_buffer_kib for reads";
     if (max_transfer_blocks == 0) return "max_transfer_blocks: must be at least 1";
     if (program_pages == 0 || program_pages > 16) return "program_pages: must be within 1..16";
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
