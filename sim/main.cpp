@@ -11,7 +11,9 @@
 #include <systemc>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <iostream>
+#include <thread>
 #include "config/config_tree.h"
 #include "experiments/experiment.h"
 #include "experiments/python_engine.h"
@@ -155,6 +157,14 @@ int sc_main(int argc, char* argv[]) {
   experiment_cmd->add_option("name", experiment_name, "study name (see --list)");
   experiment_cmd->add_option("--out", experiment_out, "folder for the runs, CSV and plot (default runs/NAME)");
   experiment_cmd->add_flag("--list", experiment_list, "name every study with its source");
+  EngineOptions engine;
+  experiment_cmd->add_option("--jobs", engine.jobs,
+                             "simulations at once on the Dask engine (default: one per core; 1: one after another, "
+                             "no engine)")->check(CLI::PositiveNumber);
+  experiment_cmd->add_option("--scheduler", engine.scheduler,
+                             "run the simulations on this Dask scheduler's workers (tcp://HOST:PORT)");
+  experiment_cmd->add_option("--point-timeout", engine.point_timeout_s, "seconds a simulation may take on the engine")
+      ->check(CLI::PositiveNumber);
 
   std::string trace_spec;
   auto* stats_cmd = app.add_subcommand("trace-stats", "statistics of a trace or generated stream (mix, sizes, footprint, locality)");
@@ -249,7 +259,18 @@ int sc_main(int argc, char* argv[]) {
         for (const auto& e : experiments()) std::printf("%-22s %s\n%-22s   source: %s\n", e.name.c_str(), e.summary.c_str(), "", e.source.c_str());
         return experiment_list ? 0 : fail("experiment: name a study (ufs-sim experiment --list)");
       }
-      return run_experiment(experiment_name, "/proc/self/exe", experiment_out);
+      if (!experiment_cmd->count("--jobs")) engine.jobs = std::max(1u, std::thread::hardware_concurrency());
+      if (engine.jobs > 1 || !engine.scheduler.empty()) {
+        if (!python_engine_available()) {
+          if (experiment_cmd->count("--jobs") || !engine.scheduler.empty())
+            return fail("experiment: " + python_interpreter() + " cannot import dask.distributed (apt-get install "
+                        "python3-distributed, or set UFS_PYTHON)");
+          std::fprintf(stderr, "note: %s has no dask.distributed: the simulations run one after another\n",
+                       python_interpreter().c_str());
+          engine.jobs = 1;
+        }
+      }
+      return run_experiment(experiment_name, "/proc/self/exe", experiment_out, engine);
     }
     if (*stats_cmd) {
       std::cout << format_trace_stats(compute_trace_stats(trace_spec));

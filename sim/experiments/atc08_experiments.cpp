@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -99,7 +100,7 @@ FlashPipelineResult run_pipeline_in_child(const std::string& name, const FlashPi
 // The paper's MB/s are 4 KB pages x pages/s / 1000.
 double pages_to_mb(double pages_per_s) { return pages_per_s * 4.0 / 1000.0; }
 
-std::vector<ExperimentRow> package_reads(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> package_reads(ExperimentContext& ctx) {
   // One package on its own bus; 4 KiB sequential reads at QD32 over data written beforehand
   // (the firmware stripes consecutive pages over the package's dies).
   // Without interleaving only one operation is in flight in the package at a time:
@@ -107,11 +108,11 @@ std::vector<ExperimentRow> package_reads(const ExperimentContext& ctx) {
   // (same 8 planes of 2048 blocks), multi-plane off (preset).
   const std::vector<std::string> work = {"--precondition-fill", "64m", "--workload",
                                          "rw=read,bs=4k,iodepth=32,size=64m,count=20000"};
-  const auto serial = ctx.run("one_package_no_interleave",
-                              with(preset_args({"fcc.channels=1", "nand.dies_per_package=1",
-                                                "nand.planes_per_die=8"}),
-                                   work));
-  const auto inter = ctx.run("one_package_interleaved", with(preset_args({"fcc.channels=1"}), work));
+  nlohmann::json serial, inter;
+  ctx.submit("one_package_no_interleave",
+             with(preset_args({"fcc.channels=1", "nand.dies_per_package=1", "nand.planes_per_die=8"}), work), serial);
+  ctx.submit("one_package_interleaved", with(preset_args({"fcc.channels=1"}), work), inter);
+  ctx.wait();
   const double s = op_value(serial, "read", "iops"), i = op_value(inter, "read", "iops");
   // Cross-check on the demux alone (no host path): the same two rates.
   FlashPipelineSpec spec;
@@ -144,7 +145,7 @@ std::vector<ExperimentRow> package_reads(const ExperimentContext& ctx) {
 // 2. Page copy between two packages (seed: about 100 us per page with interleaving,
 //    although one program alone takes 200 us); copy-back inside a plane skips the bus.
 
-std::vector<ExperimentRow> page_copy(const ExperimentContext&) {
+std::vector<ExperimentRow> page_copy(ExperimentContext&) {
   auto spec_for = [](FlashPipelineKind kind, const std::vector<std::pair<std::string, std::string>>& sets) {
     const FlashSetup f = preset_flash(sets);
     FlashPipelineSpec s;
@@ -242,7 +243,7 @@ void write_synthgen_trace(const std::string& path, bool sequential, bool read, u
   }
 }
 
-std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> disksim_validation(ExperimentContext& ctx) {
   const std::string iozone = require_traces({"ssd-iozone-aligned2-100K.trace"})[0];
   uint32_t requests = 250000;  // as runvalid; UFS_DISKSIM_REQUESTS shortens a trial run
   if (const char* env = std::getenv("UFS_DISKSIM_REQUESTS")) requests = uint32_t(std::max(1000L, std::atol(env)));
@@ -265,15 +266,19 @@ std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
                          {"ssd-rw250k", "random write", false, false, 0.329}};
   std::vector<ExperimentRow> rows;
   uint64_t exported_blocks = 0;
+  // Step 1: the four synthetic workloads. Step 2 needs their device's exported size.
   for (const Synth& s : synth) {
     const std::string trace = ctx.out_dir() + "/" + s.name + ".trace";
     write_synthgen_trace(trace, s.sequential, s.read, requests, 42);
-    const auto st = ctx.run(s.name, with(parv, {"--precondition-fill", "3593678848", "--workload",
-                                                "trace:disksim:" + trace + ",fua=1,qd=256"}));
-    exported_blocks = st.at("ftl").at("logical_blocks").get<uint64_t>();
-    rows.push_back({s.label, std::to_string(requests / 1000) + "K synthgen", s.published_ms * 1000,
-                    op_value(st, s.read ? "read" : "write", "mean"), "us", 0.15});
+    ctx.submit(s.name, with(parv, {"--precondition-fill", "3593678848", "--workload",
+                                   "trace:disksim:" + trace + ",fua=1,qd=256"}),
+               [&rows, &exported_blocks, s, requests](const nlohmann::json& st) {
+                 exported_blocks = st.at("ftl").at("logical_blocks").get<uint64_t>();
+                 rows.push_back({s.label, std::to_string(requests / 1000) + "K synthgen", s.published_ms * 1000,
+                                 op_value(st, s.read ? "read" : "write", "mean"), "us", 0.15});
+               });
   }
+  ctx.wait();
   // DiskSim starts with every logical page mapped: fill the whole exported space first.
   const auto io = ctx.run("ssd-iozone", with(parv, {"--precondition-fill", std::to_string(exported_blocks * 4096),
                                                      "--workload",
@@ -293,7 +298,7 @@ std::vector<ExperimentRow> disksim_validation(const ExperimentContext& ctx) {
 //    At 256 KiB every 8 KiB write reads the other 248 KiB of its logical
 //    page and programs all 64 pages of it on one package; the rest is queueing.
 
-std::vector<ExperimentRow> logical_page(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> logical_page(ExperimentContext& ctx) {
   const std::vector<std::string> base = {"nand.dies_per_package=1", "nand.planes_per_die=8",
                                          "fcc.cache_program=false", "fcc.read_first=false", "firmware.write_cache_kib=2048"};
   const std::vector<std::string> work = {
@@ -310,25 +315,28 @@ std::vector<ExperimentRow> logical_page(const ExperimentContext& ctx) {
   for (int i = 0; i < 2; ++i) {
     std::vector<std::string> sets = base;
     sets.push_back("firmware.logical_page_kib=" + std::to_string(sizes[i].kib));
-    const auto st = ctx.run("tpcc_like_lp" + std::to_string(sizes[i].kib), with(preset_args(sets), work));
-    const double r = op_value(st, "read", "mean"), w = op_value(st, "write", "mean");
-    const double nr = op_value(st, "read", "count"), nw = op_value(st, "write", "count");
-    mean[i] = (r * nr + w * nw) / (nr + nw);
-    // The seed gives 20 ms as a lower bound ("over 20 ms"): the row passes at or above it.
-    rows.push_back({"mean I/O latency", sizes[i].label, sizes[i].published_us, mean[i], "us", i == 0 ? 0.25 : 0});
-    rows.push_back({"  reads (8 KiB)", sizes[i].label, kModelOnly, r, "us", 0});
-    rows.push_back({"  writes (8 KiB)", sizes[i].label, kModelOnly, w, "us", 0});
-    rows.push_back({"  flash sectors read per write (RMW)", sizes[i].label, kModelOnly,
-                    st.at("ftl").at("rmw_flash_sectors").get<double>() / nw, "", 0});
-    // One die per package and one operation at a time: a package is busy while its die
-    // works or its bus carries a transfer (the seed: at 256 KiB the SSD barely keeps up).
-    const auto& u = st.at("utilisation");
-    double busy = 0;
-    for (const auto& d : u.at("die_busy")) busy += d.get<double>();
-    for (const auto& c : u.at("channel_busy")) busy += c.get<double>();
-    rows.push_back({"  package busy (array + bus)", sizes[i].label, kModelOnly,
-                    100.0 * busy / double(u.at("die_busy").size()), "%", 0});
+    ctx.submit("tpcc_like_lp" + std::to_string(sizes[i].kib), with(preset_args(sets), work),
+               [&rows, &mean, &sizes, i](const nlohmann::json& st) {
+      const double r = op_value(st, "read", "mean"), w = op_value(st, "write", "mean");
+      const double nr = op_value(st, "read", "count"), nw = op_value(st, "write", "count");
+      mean[i] = (r * nr + w * nw) / (nr + nw);
+      // The seed gives 20 ms as a lower bound ("over 20 ms"): the row passes at or above it.
+      rows.push_back({"mean I/O latency", sizes[i].label, sizes[i].published_us, mean[i], "us", i == 0 ? 0.25 : 0});
+      rows.push_back({"  reads (8 KiB)", sizes[i].label, kModelOnly, r, "us", 0});
+      rows.push_back({"  writes (8 KiB)", sizes[i].label, kModelOnly, w, "us", 0});
+      rows.push_back({"  flash sectors read per write (RMW)", sizes[i].label, kModelOnly,
+                      st.at("ftl").at("rmw_flash_sectors").get<double>() / nw, "", 0});
+      // One die per package and one operation at a time: a package is busy while its die
+      // works or its bus carries a transfer (the seed: at 256 KiB the SSD barely keeps up).
+      const auto& u = st.at("utilisation");
+      double busy = 0;
+      for (const auto& d : u.at("die_busy")) busy += d.get<double>();
+      for (const auto& c : u.at("channel_busy")) busy += c.get<double>();
+      rows.push_back({"  package busy (array + bus)", sizes[i].label, kModelOnly,
+                      100.0 * busy / double(u.at("die_busy").size()), "%", 0});
+    });
   }
+  ctx.wait();
   rows.push_back({"256 KiB over 20 ms", "yes=1", 1, mean[1] > 20000 ? 1.0 : 0.0, "flag", 0.01});
   rows.push_back({"ratio 256 KiB / 4 KiB", "two orders of magnitude", 100, mean[1] / mean[0], "x", 0.5});
   return rows;
@@ -348,7 +356,7 @@ std::vector<ExperimentRow> logical_page(const ExperimentContext& ctx) {
 //    page transfers on the bus (and waits for write-cache units), copy-back only reads
 //    the page's spare bytes out for the LBAs.
 
-std::vector<ExperimentRow> copy_back_gc(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> copy_back_gc(ExperimentContext& ctx) {
   const std::vector<std::string> work = {
       "--precondition-fill", "3480m", "--workload",
       "rw=randrw,rwmixread=67,bs=8k,align=8k,iodepth=64,size=3480m,count=300000,fua=1,rate_iops=300,arrival=poisson,"
@@ -357,27 +365,29 @@ std::vector<ExperimentRow> copy_back_gc(const ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   for (int cb = 0; cb < 2; ++cb) {
     const char* label = cb ? "copy-back" : "through the controller";
-    const auto st = ctx.run(cb ? "tpcc_like_copy_back" : "tpcc_like_buffered",
-                            with(preset_args({"nand.dies_per_package=1", "nand.planes_per_die=8",
-                                              "fcc.cache_program=false", "fcc.read_first=false",
-                                              "nand.blocks_per_plane=256", "firmware.gc_start_free_blocks=102",
-                                              "firmware.gc_stop_free_blocks=104",
-                                              std::string("firmware.gc_copy_back=") + (cb ? "true" : "false")}),
-                                 work));
-    const auto& f = st.at("ftl");
-    const double victims = f.at("gc_cleaned").get<double>();
-    clean_us[cb] = f.at("gc_clean_us_mean").get<double>();
-    rows.push_back({"mean cleaning time per block", label, kModelOnly, clean_us[cb], "us", 0});
-    rows.push_back({"  blocks cleaned", label, kModelOnly, victims, "", 0});
-    rows.push_back({"  pages moved per block (of 64)", label, kModelOnly,
-                    victims > 0 ? f.at("gc_moved_sectors").get<double>() / victims : 0.0, "", 0});
-    rows.push_back({"  pages moved by copy-back", label, kModelOnly, f.at("gc_copy_backs").get<double>(), "", 0});
-    rows.push_back({"  mean I/O latency", label, kModelOnly,
-                    (op_value(st, "read", "mean") * op_value(st, "read", "count") +
-                     op_value(st, "write", "mean") * op_value(st, "write", "count")) /
-                        (op_value(st, "read", "count") + op_value(st, "write", "count")),
-                    "us", 0});
+    ctx.submit(cb ? "tpcc_like_copy_back" : "tpcc_like_buffered",
+               with(preset_args({"nand.dies_per_package=1", "nand.planes_per_die=8", "fcc.cache_program=false",
+                                 "fcc.read_first=false", "nand.blocks_per_plane=256",
+                                 "firmware.gc_start_free_blocks=102", "firmware.gc_stop_free_blocks=104",
+                                 std::string("firmware.gc_copy_back=") + (cb ? "true" : "false")}),
+                    work),
+               [&rows, &clean_us, cb, label](const nlohmann::json& st) {
+      const auto& f = st.at("ftl");
+      const double victims = f.at("gc_cleaned").get<double>();
+      clean_us[cb] = f.at("gc_clean_us_mean").get<double>();
+      rows.push_back({"mean cleaning time per block", label, kModelOnly, clean_us[cb], "us", 0});
+      rows.push_back({"  blocks cleaned", label, kModelOnly, victims, "", 0});
+      rows.push_back({"  pages moved per block (of 64)", label, kModelOnly,
+                      victims > 0 ? f.at("gc_moved_sectors").get<double>() / victims : 0.0, "", 0});
+      rows.push_back({"  pages moved by copy-back", label, kModelOnly, f.at("gc_copy_backs").get<double>(), "", 0});
+      rows.push_back({"  mean I/O latency", label, kModelOnly,
+                      (op_value(st, "read", "mean") * op_value(st, "read", "count") +
+                       op_value(st, "write", "mean") * op_value(st, "write", "count")) /
+                          (op_value(st, "read", "count") + op_value(st, "write", "count")),
+                      "us", 0});
+    });
   }
+  ctx.wait();
   const double cut = clean_us[0] > 0 ? 100.0 * (1.0 - clean_us[1] / clean_us[0]) : 0.0;
   rows.push_back({"copy-back lowers the cleaning time", "yes=1", 1, clean_us[1] < clean_us[0] ? 1.0 : 0.0, "flag",
                   0.01});
@@ -393,7 +403,7 @@ std::vector<ExperimentRow> copy_back_gc(const ExperimentContext& ctx) {
 //    performs worse overall, since its larger logical page limits the operations a
 //    gang can run at once.
 
-std::vector<ExperimentRow> ganging(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> ganging(ExperimentContext& ctx) {
   // The 8 packages as one 8-gang on one control bus.
   const std::vector<std::string> async = preset_args({});
   const std::vector<std::string> sync =
@@ -415,10 +425,19 @@ std::vector<ExperimentRow> ganging(const ExperimentContext& ctx) {
   };
   std::vector<ExperimentRow> rows;
   bool reads_slower = true, writes_slower = true;
-  for (const Load& l : loads) {
+  double mean[std::size(loads)][2] = {};  // per load: async, sync
+  for (size_t i = 0; i < std::size(loads); ++i) {
+    const Load& l = loads[i];
     const std::vector<std::string> w = {"--precondition-fill", "1g", "--workload", l.workload};
-    const double a = op_value(ctx.run(std::string("async_") + l.name, with(async, w)), l.op, "mean");
-    const double s = op_value(ctx.run(std::string("sync_") + l.name, with(sync, w)), l.op, "mean");
+    ctx.submit(std::string("async_") + l.name, with(async, w),
+               [&mean, &l, i](const nlohmann::json& st) { mean[i][0] = op_value(st, l.op, "mean"); });
+    ctx.submit(std::string("sync_") + l.name, with(sync, w),
+               [&mean, &l, i](const nlohmann::json& st) { mean[i][1] = op_value(st, l.op, "mean"); });
+  }
+  ctx.wait();
+  for (size_t i = 0; i < std::size(loads); ++i) {
+    const Load& l = loads[i];
+    const double a = mean[i][0], s = mean[i][1];
     rows.push_back({std::string("async gang (") + l.op + ")", l.label, 0, a, "us", 0});
     rows.push_back({std::string("sync gang (") + l.op + ")", l.label, 0, s, "us", 0});
     if (l.random_read && !(s > a)) reads_slower = false;

@@ -5,7 +5,7 @@ namespace ufs {
 
 namespace {
 
-std::vector<ExperimentRow> ufs31_datasheet(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> ufs31_datasheet(ExperimentContext& ctx) {
   // fio-style jobs as device reviews run them: 512 KiB sequential and 4 KiB random at QD32. Random
   // runs use a 1 GiB file, which the device's 1 MiB L2P SRAM covers (16 MiB of LBAs per 16 KiB map
   // page); over wider ranges map misses cut the IOPS (see the map-cache studies).
@@ -17,22 +17,33 @@ std::vector<ExperimentRow> ufs31_datasheet(const ExperimentContext& ctx) {
     return a;
   };
   std::vector<ExperimentRow> rows;
-  const auto sr = ctx.run("seq_read", with("rw=read,bs=512k,iodepth=32,size=8g,count=4000"));
-  rows.push_back({"sequential read", "512KiB QD32", 2100, op_value(sr, "read", "mb_per_s"), "MB/s", 0.15});
-  const auto sw = ctx.run("seq_write", with("rw=write,bs=512k,iodepth=32,size=8g,count=4000"));
-  rows.push_back({"sequential write", "512KiB QD32", 1200, op_value(sw, "write", "mb_per_s"), "MB/s", 0.15});
+  // Five independent runs: one step; each callback adds its row, in this order.
+  ctx.submit("seq_read", with("rw=read,bs=512k,iodepth=32,size=8g,count=4000"),
+             [&rows](const nlohmann::json& s) {
+    rows.push_back({"sequential read", "512KiB QD32", 2100, op_value(s, "read", "mb_per_s"), "MB/s", 0.15});
+  });
+  ctx.submit("seq_write", with("rw=write,bs=512k,iodepth=32,size=8g,count=4000"),
+             [&rows](const nlohmann::json& s) {
+    rows.push_back({"sequential write", "512KiB QD32", 1200, op_value(s, "write", "mb_per_s"), "MB/s", 0.15});
+  });
   // The same writes TLC-direct: Samsung's 512GB eUFS 3.0 (Feb 2019) is the same eight 5th-generation
   // 512 Gb dies without WriteBooster, 410 MB/s. ufs31's TLC program time is calibrated on this row
   // (sim/presets/ufs31.json), so this row checks that calibration (the 1200 MB/s row checks the core's).
   std::vector<std::string> tlc_direct = with("rw=write,bs=512k,iodepth=32,size=8g,count=4000");
   tlc_direct.insert(tlc_direct.end(), {"--set", "writebooster.enabled=false"});
-  const auto tw = ctx.run("seq_write_wb_off", tlc_direct);
-  rows.push_back({"seq. write, WriteBooster off (calibrated)", "512KiB QD32", 410, op_value(tw, "write", "mb_per_s"),
-                  "MB/s", 0.15});
-  const auto rr = ctx.run("rand_read", with("rw=randread,bs=4k,iodepth=32,size=1g,count=100000"));
-  rows.push_back({"random read", "4KiB QD32", 100000, op_value(rr, "read", "iops"), "IOPS", 0.15});
-  const auto rw = ctx.run("rand_write", with("rw=randwrite,bs=4k,iodepth=32,size=1g,count=100000"));
-  rows.push_back({"random write", "4KiB QD32", 70000, op_value(rw, "write", "iops"), "IOPS", 0.15});
+  ctx.submit("seq_write_wb_off", tlc_direct, [&rows](const nlohmann::json& s) {
+    rows.push_back({"seq. write, WriteBooster off (calibrated)", "512KiB QD32", 410, op_value(s, "write", "mb_per_s"),
+                    "MB/s", 0.15});
+  });
+  ctx.submit("rand_read", with("rw=randread,bs=4k,iodepth=32,size=1g,count=100000"),
+             [&rows](const nlohmann::json& s) {
+    rows.push_back({"random read", "4KiB QD32", 100000, op_value(s, "read", "iops"), "IOPS", 0.15});
+  });
+  ctx.submit("rand_write", with("rw=randwrite,bs=4k,iodepth=32,size=1g,count=100000"),
+             [&rows](const nlohmann::json& s) {
+    rows.push_back({"random write", "4KiB QD32", 70000, op_value(s, "write", "iops"), "IOPS", 0.15});
+  });
+  ctx.wait();
   return rows;
 }
 

@@ -82,29 +82,8 @@ std::string shared_dir() {
   return std::string(UFS_SOURCE_DIR) + "/../shared";
 }
 
-nlohmann::json ExperimentContext::run(const std::string& name, const std::vector<std::string>& args) const {
-  const std::string dir = out_dir_ + "/" + name;
-  std::vector<std::string> argv_s = {program_, "run", "--quiet", "--out", dir};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::fprintf(stderr, "  running %s ...\n", name.c_str());
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("experiment: cannot start a simulation process");
-  if (pid == 0) {
-    execv(program_.c_str(), argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("experiment: run '" + name + "' failed (see the message above)");
-  std::ifstream in(dir + "/stats.json");
-  return nlohmann::json::parse(in);
-}
-
-int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir) {
+int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir,
+                   const EngineOptions& engine) {
   const Experiment* e = nullptr;
   for (const auto& x : experiments())
     if (x.name == name) e = &x;
@@ -118,7 +97,9 @@ int run_experiment(const std::string& name, const std::string& program, const st
   std::printf("%s\n  source: %s\n  %s\n\n", e->name.c_str(), e->source.c_str(), e->summary.c_str());
   std::vector<ExperimentRow> rows;
   try {
-    rows = e->run(ExperimentContext(program, dir));
+    ExperimentContext ctx(program, dir, engine);
+    rows = e->run(ctx);
+    if (ctx.pending()) throw std::logic_error("experiment " + name + ": runs submitted and never waited for");
   } catch (const MissingInput& m) {
     throw MissingInput("experiment " + name + ": " + m.what());
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include "experiments/experiment_context.h"
 
 namespace ufs {
 
@@ -25,23 +26,11 @@ struct ExperimentRow {
   double tolerance = 0;  // relative band the project accepts (0 = shape only)
 };
 
-class ExperimentContext {
- public:
-  ExperimentContext(std::string program, std::string out_dir) : program_(std::move(program)), out_dir_(std::move(out_dir)) {}
-  // Runs `ufs-sim run` with these arguments into out_dir/<name>; returns its stats.json.
-  nlohmann::json run(const std::string& name, const std::vector<std::string>& args) const;
-  const std::string& out_dir() const { return out_dir_; }
-
- private:
-  std::string program_;
-  std::string out_dir_;
-};
-
 struct Experiment {
   std::string name;
   std::string source;   // the publication the figures come from
   std::string summary;
-  std::function<std::vector<ExperimentRow>(const ExperimentContext&)> run;
+  std::function<std::vector<ExperimentRow>(ExperimentContext&)> run;
 };
 
 const std::vector<Experiment>& experiments();
@@ -78,6 +67,8 @@ std::vector<std::string> phone_trace_files(const std::vector<std::string>& apps)
 
 // Runs one study: prints the table, writes <out>/<name>.csv and (when Python with
 // matplotlib is there) the plot. Returns 0 when every row with a tolerance is inside it.
-int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir);
+// `engine` says where its simulations run (experiment_context.h).
+int run_experiment(const std::string& name, const std::string& program, const std::string& out_dir,
+                   const EngineOptions& engine = {});
 
 }  // namespace ufs

@@ -16,24 +16,27 @@ double ftl(const nlohmann::json& stats, const char* key) { return stats.at("ftl"
 // IOzone-like load: the small test device is filled (cold data), then a 60 MiB file (40% of
 // the LBAs) is rewritten at random in 16 KiB records, as IOzone's random-rewrite pass does.
 // The run is long enough for the mean block to reach about half its lifetime.
-std::vector<ExperimentRow> wear_levelling(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> wear_levelling(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   for (const char* policy : {"off", "rate-limit", "migration"}) {
-    const auto s = ctx.run(std::string("wl_") + policy,
-                           {"--preset", "test-small", "--precondition-fill", "150m", "--workload",
-                            "rw=randwrite,bs=16k,size=60m,iodepth=8,count=100000,seed=1", "--set",
-                            "firmware.block_lifetime=50", "--set", std::string("firmware.wear_levelling=") + policy,
-                            "--set", "firmware.wl_retirement_age=0.85", "--set", "firmware.wl_age_variance=0.20"});
-    const std::string x = policy == std::string("off") ? "greedy" : policy == std::string("rate-limit")
-                                                                        ? "greedy+RL" : "greedy+RL+migr";
-    // The paper: migration leaves no expired block; the others are compared in shape only.
-    rows.push_back({"expired blocks", x, policy == std::string("migration") ? 0.0 : kModelOnly,
-                    wear(s, "expired_blocks"), "blocks", 0});
-    rows.push_back({"erase count mean", x, kModelOnly, wear(s, "erase_count_mean"), "cycles", 0});
-    rows.push_back({"erase count stddev", x, kModelOnly, wear(s, "erase_count_stddev"), "cycles", 0});
-    rows.push_back({"erase count max", x, kModelOnly, wear(s, "erase_count_max"), "cycles", 0});
-    rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+    ctx.submit(std::string("wl_") + policy,
+               {"--preset", "test-small", "--precondition-fill", "150m", "--workload",
+                "rw=randwrite,bs=16k,size=60m,iodepth=8,count=100000,seed=1", "--set",
+                "firmware.block_lifetime=50", "--set", std::string("firmware.wear_levelling=") + policy,
+                "--set", "firmware.wl_retirement_age=0.85", "--set", "firmware.wl_age_variance=0.20"},
+               [&rows, policy](const nlohmann::json& s) {
+      const std::string x = policy == std::string("off") ? "greedy" : policy == std::string("rate-limit")
+                                                                          ? "greedy+RL" : "greedy+RL+migr";
+      // The paper: migration leaves no expired block; the others are compared in shape only.
+      rows.push_back({"expired blocks", x, policy == std::string("migration") ? 0.0 : kModelOnly,
+                      wear(s, "expired_blocks"), "blocks", 0});
+      rows.push_back({"erase count mean", x, kModelOnly, wear(s, "erase_count_mean"), "cycles", 0});
+      rows.push_back({"erase count stddev", x, kModelOnly, wear(s, "erase_count_stddev"), "cycles", 0});
+      rows.push_back({"erase count max", x, kModelOnly, wear(s, "erase_count_max"), "cycles", 0});
+      rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+    });
   }
+  ctx.wait();
   return rows;
 }
 
@@ -42,20 +45,23 @@ std::vector<ExperimentRow> wear_levelling(const ExperimentContext& ctx) {
 // device is filled, then overwritten once in the same pattern (not measured) so GC runs,
 // then measured. Sequential overwrites leave whole blocks invalid (WAF near 1); random
 // ones leave every block partly valid (greedy at 20% spare: about 3).
-std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> gc_steady_state(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   const std::vector<std::pair<std::string, std::string>> loads = {
       {"random 4KiB", "rw=randwrite,bs=4k,iodepth=32,count=300000,seed="},
       {"sequential 512KiB", "rw=write,bs=512k,iodepth=32,count=2400,seed="}};
   for (const auto& [x, load] : loads) {
-    const auto s = ctx.run(x[0] == 'r' ? "random" : "sequential",
-                           {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill",
-                            "1200m", "--precondition", load + "1", "--workload", load + "2"});
-    rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
-    rows.push_back({"GC victims", x, kModelOnly, ftl(s, "gc_victims"), "blocks", 0});
-    rows.push_back({"GC moved sectors", x, kModelOnly, ftl(s, "gc_moved_sectors"), "sectors", 0});
-    rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
+    ctx.submit(x[0] == 'r' ? "random" : "sequential",
+               {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill",
+                "1200m", "--precondition", load + "1", "--workload", load + "2"},
+               [&rows, x = x](const nlohmann::json& s) {
+      rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+      rows.push_back({"GC victims", x, kModelOnly, ftl(s, "gc_victims"), "blocks", 0});
+      rows.push_back({"GC moved sectors", x, kModelOnly, ftl(s, "gc_moved_sectors"), "sectors", 0});
+      rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
+    });
   }
+  ctx.wait();
   return rows;
 }
 
@@ -64,7 +70,7 @@ std::vector<ExperimentRow> gc_steady_state(const ExperimentContext& ctx) {
 // gaps cut to 1 ms: they only place data and map pages), then the app run, open loop with
 // idle gaps cut to 10 ms (the cache's state does not age). Every read whose map page is
 // not in SRAM loads it from NAND first; the last column keeps the whole map in SRAM.
-std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> map_cache_sweep(ExperimentContext& ctx) {
   require_traces(phone_trace_files({"slideshow", "cod"}));
   std::vector<ExperimentRow> rows;
   for (const char* app : {"slideshow", "cod"}) {
@@ -73,29 +79,34 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
     for (uint32_t kib : {256u, 512u, 1024u, 2048u, 4096u, 0u}) {
       std::vector<std::string> args = replay;
       args.insert(args.end(), {"--set", kib ? "memory.l2p_sram_kib=" + std::to_string(kib) : "firmware.map_cache=false"});
-      const auto s = ctx.run(std::string(app) + "_" + (kib ? std::to_string(kib) + "k" : "whole"), args);
-      const auto& m = s.at("ftl").at("map_cache");
-      const std::string x = kib ? std::to_string(kib) + " KiB" : "whole map";
-      rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
-                      100.0 * (1.0 - m.at("read_hit_ratio").get<double>()), "%", 0});
-      rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
-                      op_value(s, "read", "mean"), "us", 0});
-      rows.push_back({std::string(app) + " p99 read latency", x, kModelOnly,
-                      op_value(s, "read", "p99"), "us", 0});
+      ctx.submit(std::string(app) + "_" + (kib ? std::to_string(kib) + "k" : "whole"), args,
+                 [&rows, app, kib](const nlohmann::json& s) {
+        const auto& m = s.at("ftl").at("map_cache");
+        const std::string x = kib ? std::to_string(kib) + " KiB" : "whole map";
+        rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
+                        100.0 * (1.0 - m.at("read_hit_ratio").get<double>()), "%", 0});
+        rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
+                        op_value(s, "read", "mean"), "us", 0});
+        rows.push_back({std::string(app) + " p99 read latency", x, kModelOnly,
+                        op_value(s, "read", "p99"), "us", 0});
+      });
     }
     // The replacement policies (firmware.map_cache_policy; LRU above) at 1 MiB.
     for (const char* policy : {"fifo", "clock"}) {
       std::vector<std::string> args = replay;
       args.insert(args.end(), {"--set", "memory.l2p_sram_kib=1024", "--set",
                                std::string("firmware.map_cache_policy=") + policy});
-      const auto s = ctx.run(std::string(app) + "_1024k_" + policy, args);
-      const std::string x = std::string("1024 KiB ") + policy;
-      rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
-                      100.0 * (1.0 - s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>()), "%", 0});
-      rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
-                      op_value(s, "read", "mean"), "us", 0});
+      ctx.submit(std::string(app) + "_1024k_" + policy, args,
+                 [&rows, app, policy](const nlohmann::json& s) {
+        const std::string x = std::string("1024 KiB ") + policy;
+        rows.push_back({std::string(app) + " map read misses", x, kModelOnly,
+                        100.0 * (1.0 - s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>()), "%", 0});
+        rows.push_back({std::string(app) + " mean read latency", x, kModelOnly,
+                        op_value(s, "read", "mean"), "us", 0});
+      });
     }
   }
+  ctx.wait();
   return rows;
 }
 
@@ -109,7 +120,7 @@ std::vector<ExperimentRow> map_cache_sweep(const ExperimentContext& ctx) {
 // covers the whole run, preconditioning included (the same in both). The third run adds the
 // link's auto-hibernate at Linux's 150 ms (link.hibernate_idle_us): the first request after a
 // long gap waits for the wake-up (link.hibernate_exit_us).
-std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> idle_gc(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   const std::vector<std::string> device = {"--preset", "test-small", "--set", "nand.blocks_per_plane=128",
                                            "--precondition-fill", "1200m", "--precondition",
@@ -122,7 +133,10 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
     if (precondition_gc < 0) {
       std::vector<std::string> args = device;
       args.insert(args.end(), {"--workload", "rw=read,bs=4k,count=1"});
-      precondition_gc = ftl(ctx.run("precondition_only", args), "gc_victims");
+      precondition_gc = 0;  // set by the first callback, before the replays' rows are computed
+      ctx.submit("precondition_only", args, [&precondition_gc](const nlohmann::json& s) {
+        precondition_gc = ftl(s, "gc_victims");
+      });
     }
     for (const int mode : {0, 1, 2}) {  // threshold GC, idle-time GC, idle-time GC + auto-hibernate
       const bool idle = mode > 0;
@@ -131,22 +145,25 @@ std::vector<ExperimentRow> idle_gc(const ExperimentContext& ctx) {
                                std::string("firmware.bg_gc_idle_us=") + (idle ? "5000" : "0"), "--set",
                                "firmware.bg_gc_free_blocks=16", "--set",
                                std::string("link.hibernate_idle_us=") + (mode == 2 ? "150000" : "0")});
-      const auto s = ctx.run(std::string(app) + (mode == 2 ? "_idle_gc_h8" : idle ? "_idle_gc" : "_threshold_gc"), args);
-      const std::string x = mode == 2 ? "idle GC + H8" : idle ? "idle-time GC" : "threshold GC";
-      const auto& r = s.at("ops").at("read");
-      const auto& w = s.at("ops").at("write");
-      const std::string a = std::string(app) + " ";
-      rows.push_back({a + "read mean", x, kModelOnly, r.at("mean").get<double>(), "us", 0});
-      rows.push_back({a + "read p99", x, kModelOnly, r.at("p99").get<double>(), "us", 0});
-      rows.push_back({a + "write mean", x, kModelOnly, w.at("mean").get<double>(), "us", 0});
-      rows.push_back({a + "write p99", x, kModelOnly, w.at("p99").get<double>(), "us", 0});
-      rows.push_back({a + "foreground GC victims", x, kModelOnly, ftl(s, "gc_victims") - ftl(s, "bg_gc_victims") - precondition_gc,
-                      "blocks", 0});
-      rows.push_back({a + "idle-time GC victims", x, kModelOnly, ftl(s, "bg_gc_victims"), "blocks", 0});
-      rows.push_back({a + "write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
-      rows.push_back({a + "link wake-ups", x, kModelOnly, s.at("link").at("hibernate_entries").get<double>(), "", 0});
+      ctx.submit(std::string(app) + (mode == 2 ? "_idle_gc_h8" : idle ? "_idle_gc" : "_threshold_gc"), args,
+                 [&rows, &precondition_gc, app, mode, idle](const nlohmann::json& s) {
+        const std::string x = mode == 2 ? "idle GC + H8" : idle ? "idle-time GC" : "threshold GC";
+        const auto& r = s.at("ops").at("read");
+        const auto& w = s.at("ops").at("write");
+        const std::string a = std::string(app) + " ";
+        rows.push_back({a + "read mean", x, kModelOnly, r.at("mean").get<double>(), "us", 0});
+        rows.push_back({a + "read p99", x, kModelOnly, r.at("p99").get<double>(), "us", 0});
+        rows.push_back({a + "write mean", x, kModelOnly, w.at("mean").get<double>(), "us", 0});
+        rows.push_back({a + "write p99", x, kModelOnly, w.at("p99").get<double>(), "us", 0});
+        rows.push_back({a + "foreground GC victims", x, kModelOnly, ftl(s, "gc_victims") - ftl(s, "bg_gc_victims") - precondition_gc,
+                        "blocks", 0});
+        rows.push_back({a + "idle-time GC victims", x, kModelOnly, ftl(s, "bg_gc_victims"), "blocks", 0});
+        rows.push_back({a + "write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+        rows.push_back({a + "link wake-ups", x, kModelOnly, s.at("link").at("hibernate_entries").get<double>(), "", 0});
+      });
     }
   }
+  ctx.wait();
   return rows;
 }
 

@@ -1,6 +1,8 @@
 // Studies of Host Performance Booster (seeds 001 and 003): HPB off vs on.
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include "experiments/experiment.h"
 #include "workload/app_switch_scenario.h"
@@ -15,7 +17,7 @@ namespace {
 // of the same reads warms what a long iozone run warms: the device's L2P SRAM, and with HPB
 // on the host's entry cache (device control mode: the device recommends the sub-regions it
 // misses, the host fetches them with READ BUFFER). The measured pass follows.
-std::vector<ExperimentRow> linux_iozone(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> linux_iozone(ExperimentContext& ctx) {
   struct Row { const char* range; double hpb_on, hpb_off; };
   const Row table[] = {{"1g", 294.8, 300.87}, {"4g", 293.51, 179.35}, {"8g", 294.85, 162.52},
                        {"16g", 293.45, 156.26}, {"32g", 277.4, 153.25}};
@@ -26,17 +28,20 @@ std::vector<ExperimentRow> linux_iozone(const ExperimentContext& ctx) {
     const std::string reads = "rw=randread,bs=4k,iodepth=1,numjobs=16,size=" + range;
     const std::string label = std::string(r.range).substr(0, range.size() - 1) + " GB";
     for (const bool hpb : {false, true}) {
-      const auto s = ctx.run(range + (hpb ? "_hpb_on" : "_hpb_off"),
-                             {"--preset", "ufs21-64g", "--precondition-fill", range, "--precondition",
-                              reads + ",count=150000,seed=7", "--workload", reads + ",count=60000,seed=8",
-                              "--set", std::string("hpb.enabled=") + (hpb ? "true" : "false")});
-      const double mb = op_value(s, "read", "mb_per_s");
-      rows.push_back({hpb ? "HPB on" : "HPB off", label, hpb ? r.hpb_on : r.hpb_off, mb, "MB/s", 0.15});
-      if (hpb) { on_min = std::min(on_min, mb); on_max = std::max(on_max, mb); }
-      else if (range == "1g") off_1g = mb;
-      else if (range == "32g") off_32g = mb;
+      ctx.submit(range + (hpb ? "_hpb_on" : "_hpb_off"),
+                 {"--preset", "ufs21-64g", "--precondition-fill", range, "--precondition",
+                  reads + ",count=150000,seed=7", "--workload", reads + ",count=60000,seed=8",
+                  "--set", std::string("hpb.enabled=") + (hpb ? "true" : "false")},
+                 [&, r, hpb, range, label](const nlohmann::json& s) {
+        const double mb = op_value(s, "read", "mb_per_s");
+        rows.push_back({hpb ? "HPB on" : "HPB off", label, hpb ? r.hpb_on : r.hpb_off, mb, "MB/s", 0.15});
+        if (hpb) { on_min = std::min(on_min, mb); on_max = std::max(on_max, mb); }
+        else if (range == "1g") off_1g = mb;
+        else if (range == "32g") off_32g = mb;
+      });
     }
   }
+  ctx.wait();
   // The shape: HPB off falls to about half once the range outgrows the map cache; HPB on stays flat.
   rows.push_back({"HPB off 32 GB / 1 GB", "ratio", 153.25 / 300.87, off_1g > 0 ? off_32g / off_1g : 0, "", 0.15});
   rows.push_back({"HPB on min / max", "flatness", 277.4 / 294.85, on_max > 0 ? on_min / on_max : 0, "", 0.15});
@@ -51,58 +56,73 @@ std::vector<ExperimentRow> linux_iozone(const ExperimentContext& ctx) {
 // prototype "returns updated L2P entries in a response packet for normal I/O": modelled by
 // hpb.response_entries=1 (one entry per RESPONSE; the paper gives no number), so host writes
 // do not dirty whole 4096-entry groups. HPB gain = throughput with HPB / without - 1, in percent.
-std::vector<ExperimentRow> hotstorage17(const ExperimentContext& ctx) {
-  auto gain = [&](const std::string& name, const std::string& spec, const char* op) {
-    double mb[2] = {0, 0};
+std::vector<ExperimentRow> hotstorage17(ExperimentContext& ctx) {
+  // Submits one load with HPB off and on; `into` gets the gain once both have run.
+  auto gain = [&](const std::string& name, const std::string& spec, const char* op, double& into) {
+    auto mb = std::make_shared<std::array<double, 2>>();
     for (const bool hpb : {false, true}) {
-      const auto s = ctx.run(name + (hpb ? "_hpb_on" : "_hpb_off"),
-                             {"--preset", "galaxy-s7", "--precondition-fill", "1g", "--precondition",
-                              "rw=randread,bs=4k,iodepth=1,numjobs=4,size=1g,count=4000,seed=7", "--workload", spec,
-                              "--set", std::string("hpb.enabled=") + (hpb ? "true" : "false"), "--set",
-                              "hpb.host.populate_mib=1024", "--set", "hpb.response_entries=1"});
-      const auto& ops = s.at("ops");
-      for (const char* o : {"read", "write"})
-        if ((op == std::string("all") || op == std::string(o)) && ops.contains(o))
-          mb[hpb] += ops.at(o).at("mb_per_s").get<double>();
+      ctx.submit(name + (hpb ? "_hpb_on" : "_hpb_off"),
+                 {"--preset", "galaxy-s7", "--precondition-fill", "1g", "--precondition",
+                  "rw=randread,bs=4k,iodepth=1,numjobs=4,size=1g,count=4000,seed=7", "--workload", spec,
+                  "--set", std::string("hpb.enabled=") + (hpb ? "true" : "false"), "--set",
+                  "hpb.host.populate_mib=1024", "--set", "hpb.response_entries=1"},
+                 [mb, hpb, op = std::string(op), &into](const nlohmann::json& s) {
+                   const auto& ops = s.at("ops");
+                   for (const char* o : {"read", "write"})
+                     if ((op == "all" || op == o) && ops.contains(o)) (*mb)[hpb] += ops.at(o).at("mb_per_s").get<double>();
+                   if (hpb) into = (*mb)[0] > 0 ? 100.0 * ((*mb)[1] / (*mb)[0] - 1.0) : 0.0;
+                 });
     }
-    return mb[0] > 0 ? 100.0 * (mb[1] / mb[0] - 1.0) : 0.0;
   };
-  std::vector<ExperimentRow> rows;
-  // Random read, 4 KiB records over 1 GiB, 1..16 threads: the paper's +59..67% (midpoint, 20% band).
-  for (const int threads : {1, 2, 4, 8, 16}) {
-    const std::string t = std::to_string(threads);
-    const double g = gain("randread_" + t + "t", "rw=randread,bs=4k,iodepth=1,numjobs=" + t + ",size=1g,count=30000,seed=8",
-                          "read");
-    rows.push_back({"random read gain", t + " threads", 63, g, "%", 0.2});
+  // Every load is independent: one step, then the rows.
+  const int thread_counts[] = {1, 2, 4, 8, 16};
+  const int read_pcts[] = {10, 30, 50, 70, 90};
+  const int chunk_kib[] = {4, 16, 64, 128, 256, 512};
+  double random_gain[5] = {}, seq_gain = 0, write_gain = 0, mix_gain[5] = {}, chunk_gain[6] = {};
+  // Random read, 4 KiB records over 1 GiB, 1..16 threads.
+  for (int i = 0; i < 5; ++i) {
+    const std::string t = std::to_string(thread_counts[i]);
+    gain("randread_" + t + "t", "rw=randread,bs=4k,iodepth=1,numjobs=" + t + ",size=1g,count=30000,seed=8", "read",
+         random_gain[i]);
   }
+  // Sequential read and writes.
+  gain("seqread", "rw=read,bs=128k,iodepth=1,numjobs=4,size=1g,count=4000,seed=8", "read", seq_gain);
+  gain("randwrite", "rw=randwrite,bs=4k,iodepth=1,numjobs=4,size=1g,count=20000,seed=8", "write", write_gain);
+  // Read/write mixes of 4 KiB random I/O, 8 threads.
+  for (int i = 0; i < 5; ++i) {
+    const std::string r = std::to_string(read_pcts[i]);
+    gain("mix" + r, "rw=randrw,rwmixread=" + r + ",bs=4k,iodepth=1,numjobs=8,size=1g,count=20000,seed=8", "all",
+         mix_gain[i]);
+  }
+  // Chunk sizes 4 KiB..512 KiB, 1 GiB range, 195 MB of reads, 8 threads.
+  for (int i = 0; i < 6; ++i) {
+    const std::string k = std::to_string(chunk_kib[i]);
+    const uint64_t count = (195ull << 20) / (uint64_t(chunk_kib[i]) << 10);
+    gain("chunk" + k + "k", "rw=randread,bs=" + k + "k,iodepth=1,numjobs=8,size=1g,count=" + std::to_string(count) +
+                                ",seed=8", "read", chunk_gain[i]);
+  }
+  ctx.wait();
+
+  std::vector<ExperimentRow> rows;
+  // Random read: the paper's +59..67% (midpoint, 20% band).
+  for (int i = 0; i < 5; ++i)
+    rows.push_back({"random read gain", std::to_string(thread_counts[i]) + " threads", 63, random_gain[i], "%", 0.2});
   // Sequential read and writes: no gain published (shape only).
-  rows.push_back({"sequential read gain", "128 KiB, 4 thr", 0,
-                  gain("seqread", "rw=read,bs=128k,iodepth=1,numjobs=4,size=1g,count=4000,seed=8", "read"), "%", 0});
-  rows.push_back({"random write gain", "4 KiB, 4 thr", 0,
-                  gain("randwrite", "rw=randwrite,bs=4k,iodepth=1,numjobs=4,size=1g,count=20000,seed=8", "write"), "%",
-                  0});
-  // Read/write mixes of 4 KiB random I/O, 8 threads: +8% at 10% reads up to +43%.
+  rows.push_back({"sequential read gain", "128 KiB, 4 thr", 0, seq_gain, "%", 0});
+  rows.push_back({"random write gain", "4 KiB, 4 thr", 0, write_gain, "%", 0});
+  // Mixes: +8% at 10% reads up to +43%.
   double best_mix = -1e9;
-  for (const int read_pct : {10, 30, 50, 70, 90}) {
-    const std::string r = std::to_string(read_pct);
-    const double g = gain("mix" + r, "rw=randrw,rwmixread=" + r + ",bs=4k,iodepth=1,numjobs=8,size=1g,count=20000,seed=8",
-                          "all");
-    best_mix = std::max(best_mix, g);
-    rows.push_back({"mixed gain", r + "% reads", read_pct == 10 ? 8.0 : kModelOnly, g, "%", read_pct == 10 ? 1.0 : 0});
+  for (int i = 0; i < 5; ++i) {
+    const int read_pct = read_pcts[i];
+    best_mix = std::max(best_mix, mix_gain[i]);
+    rows.push_back({"mixed gain", std::to_string(read_pct) + "% reads", read_pct == 10 ? 8.0 : kModelOnly, mix_gain[i],
+                    "%", read_pct == 10 ? 1.0 : 0});
   }
   rows.push_back({"largest mixed gain", "over the mixes", 43, best_mix, "%", 0.3});
-  // Chunk sizes 4 KiB..512 KiB, 1 GiB range, 195 MB of reads, 8 threads: the gain shrinks.
-  double first = 0, last = 0;
-  for (const int kib : {4, 16, 64, 128, 256, 512}) {
-    const std::string k = std::to_string(kib);
-    const uint64_t count = (195ull << 20) / (uint64_t(kib) << 10);
-    const double g = gain("chunk" + k + "k", "rw=randread,bs=" + k + "k,iodepth=1,numjobs=8,size=1g,count=" +
-                                              std::to_string(count) + ",seed=8", "read");
-    if (kib == 4) first = g;
-    last = g;
-    rows.push_back({"chunk read gain", k + " KiB", kModelOnly, g, "%", 0});
-  }
-  rows.push_back({"gain shrinks 4 KiB -> 512 KiB", "yes=1", 1, last < first ? 1.0 : 0.0, "flag", 0.01});
+  // Chunks: the gain shrinks.
+  for (int i = 0; i < 6; ++i)
+    rows.push_back({"chunk read gain", std::to_string(chunk_kib[i]) + " KiB", kModelOnly, chunk_gain[i], "%", 0});
+  rows.push_back({"gain shrinks 4 KiB -> 512 KiB", "yes=1", 1, chunk_gain[5] < chunk_gain[0] ? 1.0 : 0.0, "flag", 0.01});
   return rows;
 }
 
@@ -110,44 +130,49 @@ std::vector<ExperimentRow> hotstorage17(const ExperimentContext& ctx) {
 // HPB off, in device control mode and in host control mode: the install-time writes
 // first (gaps cut to 1 ms), then the app run (gaps cut to 10 ms), as map-cache-sweep does.
 // No published figure: what HPB buys on a real phone's reads, and what it costs the host.
-std::vector<ExperimentRow> hpb_mobile_trace(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> hpb_mobile_trace(ExperimentContext& ctx) {
   require_traces(phone_trace_files({"slideshow", "cod"}));
   std::vector<ExperimentRow> rows;
+  double off_loads = 0;  // the HPB off run's, set by its callback before the app's other two run theirs
   for (const char* app : {"slideshow", "cod"}) {
     const std::vector<std::string> replay = phone_trace_args(app);
-    double off_loads = 0;
     for (const char* mode : {"off", "device", "host"}) {
       std::vector<std::string> args = {"--preset", "ufs31"};
       args.insert(args.end(), replay.begin(), replay.end());
       if (std::string(mode) == "off") args.insert(args.end(), {"--set", "hpb.enabled=false"});
       else args.insert(args.end(), {"--set", "hpb.enabled=true", "--set", std::string("hpb.control_mode=") + mode});
-      const auto s = ctx.run(std::string(app) + "_" + mode, args);
-      const std::string x = std::string(app) + " " + (std::string(mode) == "off" ? "HPB off" : std::string(mode) + " ctl");
-      const auto& read = s.at("ops").at("read");
-      const double loads = s.at("ftl").at("map_cache").at("page_loads").get<double>();
-      if (std::string(mode) == "off") off_loads = loads;
-      rows.push_back({"read mean latency", x, kModelOnly, read.at("mean").get<double>(), "us", 0});
-      rows.push_back({"read p99 latency", x, kModelOnly, read.at("p99").get<double>(), "us", 0});
-      rows.push_back({"map page loads", x, kModelOnly, loads, "", 0});
-      if (std::string(mode) == "off") continue;
-      const auto& hpb = s.at("hpb");
-      rows.push_back({"map loads avoided", x, kModelOnly, off_loads - loads, "", 0});
-      rows.push_back({"HPB READs verified", x, kModelOnly, hpb.at("device").at("verified").get<double>(), "", 0});
-      rows.push_back({"READ BUFFER traffic", x, kModelOnly,
-                      hpb.at("host").at("read_buffer_bytes").get<double>() / (1 << 20), "MiB", 0});
-      rows.push_back({"host memory for HPB (peak)", x, kModelOnly,
-                      hpb.at("host").at("peak_memory_bytes").get<double>() / (1 << 20), "MiB", 0});
+      ctx.submit(std::string(app) + "_" + mode, args,
+                 [&rows, &off_loads, app, mode](const nlohmann::json& s) {
+        const std::string x = std::string(app) + " " + (std::string(mode) == "off" ? "HPB off" : std::string(mode) + " ctl");
+        const auto& read = s.at("ops").at("read");
+        const double loads = s.at("ftl").at("map_cache").at("page_loads").get<double>();
+        if (std::string(mode) == "off") off_loads = loads;
+        rows.push_back({"read mean latency", x, kModelOnly, read.at("mean").get<double>(), "us", 0});
+        rows.push_back({"read p99 latency", x, kModelOnly, read.at("p99").get<double>(), "us", 0});
+        rows.push_back({"map page loads", x, kModelOnly, loads, "", 0});
+        if (std::string(mode) == "off") return;
+        const auto& hpb = s.at("hpb");
+        rows.push_back({"map loads avoided", x, kModelOnly, off_loads - loads, "", 0});
+        rows.push_back({"HPB READs verified", x, kModelOnly, hpb.at("device").at("verified").get<double>(), "", 0});
+        rows.push_back({"READ BUFFER traffic", x, kModelOnly,
+                        hpb.at("host").at("read_buffer_bytes").get<double>() / (1 << 20), "MiB", 0});
+        rows.push_back({"host memory for HPB (peak)", x, kModelOnly,
+                        hpb.at("host").at("peak_memory_bytes").get<double>() / (1 << 20), "MiB", 0});
+      });
     }
   }
+  ctx.wait();
   return rows;
 }
 
 // Issue 7 evidence 4: the signing/encryption unit in the loop. HotStorage'17's 4-thread
 // random read on galaxy-s7 with the Verilated RTL and with the C++ reference model: the
 // same cycles, so the same results; the verification's share of the latency split.
-std::vector<ExperimentRow> hpb_crypto_rtl(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> hpb_crypto_rtl(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   double iops[2] = {0, 0}, mean[2] = {0, 0};
+  // One run per step (run(), not submit()): its wall time is a figure here, so the two must
+  // not share the machine's cores.
   for (const int rtl : {0, 1}) {
     const std::string model = rtl ? "rtl" : "cpp";
     const auto s = ctx.run("randread_" + model,
@@ -184,7 +209,7 @@ std::vector<ExperimentRow> hpb_crypto_rtl(const ExperimentContext& ctx) {
 // Configurations as in the seed: UFS (512 KiB of L2P SRAM, the seed's figure), UFS+HPB
 // (Linux device control mode, 256 MiB preallocated), HPBvalve (hpb.host.policy=hpbvalve,
 // up to 256 MiB, regulator), optimal (the whole map in device SRAM, no host memory).
-std::vector<ExperimentRow> hpbvalve(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> hpbvalve(ExperimentContext& ctx) {
   struct App { const char* name; const char* session; uint32_t working_set_mib; };
   // Resident sets (estimates: two 3D games, a gallery slideshow, a video editor) are chosen so
   // that the four apps just fit in the phone's memory without HPB (3300 of 3328 MiB above
@@ -225,35 +250,38 @@ std::vector<ExperimentRow> hpbvalve(const ExperimentContext& ctx) {
                                      "--set", "host_memory.reserved_mib=2560",
                                      "--set", "host_memory.launch_reads=" + std::to_string(sc.launch_requests)};
     for (const auto& set : configs[c].sets) args.insert(args.end(), {"--set", set});
-    const auto s = ctx.run(std::string("valve_") + configs[c].label, args);
-    const auto& a = s.at("apps");
-    if (c == 0) {
-      ufs_map_hits = 100.0 * s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>();
-      const auto& read = s.at("ops").at("read");
-      ufs_map_ms = read.at("latency_split").at("map_load").get<double>() / read.at("mean").get<double>() * 100.0;
-    }
-    for (const App& app : apps) {
-      const auto& p = a.at("per_app").at(app.name);
-      app_ms[c][&app - apps] = p.at("mean_launch_ms").get<double>();
-      rows.push_back({"launch time " + std::string(app.name), configs[c].label, kModelOnly,
-                      p.at("mean_launch_ms").get<double>(), "ms", 0});
-    }
-    launch_ms[c] = a.at("mean_launch_ms").get<double>();
-    killed[c] = a.at("kills").get<double>();
-    rows.push_back({"mean launch time", configs[c].label, kModelOnly, launch_ms[c], "ms", 0});
-    rows.push_back({"foreground L2P hit ratio", configs[c].label, kModelOnly,
-                    100.0 * a.at("launch_l2p_hit_ratio").get<double>(), "%", 0});
-    rows.push_back({"  of launch reads sent as HPB READ", configs[c].label, kModelOnly,
-                    100.0 * a.at("launch_hpb_hit_ratio").get<double>(), "%", 0});
-    rows.push_back({"apps killed", configs[c].label, kModelOnly, killed[c], "", 0});
-    rows.push_back({"cold launches", configs[c].label, kModelOnly, a.at("cold_launches").get<double>(), "", 0});
-    rows.push_back({"HPB memory given back by the regulator", configs[c].label, kModelOnly,
-                    a.at("hpb_bytes_reclaimed").get<double>() / (1 << 20), "MiB", 0});
-    if (s.contains("hpb"))
-      rows.push_back({"HPB host memory (peak)", configs[c].label, kModelOnly,
-                      s.at("hpb").at("host").at("peak_memory_bytes").get<double>() / (1 << 20), "MiB", 0});
-    rows.push_back({"map loads", configs[c].label, kModelOnly, s.at("ftl").at("map_cache").at("page_loads").get<double>(), "", 0});
+    ctx.submit(std::string("valve_") + configs[c].label, args,
+               [&, c](const nlohmann::json& s) {
+      const auto& a = s.at("apps");
+      if (c == 0) {
+        ufs_map_hits = 100.0 * s.at("ftl").at("map_cache").at("read_hit_ratio").get<double>();
+        const auto& read = s.at("ops").at("read");
+        ufs_map_ms = read.at("latency_split").at("map_load").get<double>() / read.at("mean").get<double>() * 100.0;
+      }
+      for (const App& app : apps) {
+        const auto& p = a.at("per_app").at(app.name);
+        app_ms[c][&app - apps] = p.at("mean_launch_ms").get<double>();
+        rows.push_back({"launch time " + std::string(app.name), configs[c].label, kModelOnly,
+                        p.at("mean_launch_ms").get<double>(), "ms", 0});
+      }
+      launch_ms[c] = a.at("mean_launch_ms").get<double>();
+      killed[c] = a.at("kills").get<double>();
+      rows.push_back({"mean launch time", configs[c].label, kModelOnly, launch_ms[c], "ms", 0});
+      rows.push_back({"foreground L2P hit ratio", configs[c].label, kModelOnly,
+                      100.0 * a.at("launch_l2p_hit_ratio").get<double>(), "%", 0});
+      rows.push_back({"  of launch reads sent as HPB READ", configs[c].label, kModelOnly,
+                      100.0 * a.at("launch_hpb_hit_ratio").get<double>(), "%", 0});
+      rows.push_back({"apps killed", configs[c].label, kModelOnly, killed[c], "", 0});
+      rows.push_back({"cold launches", configs[c].label, kModelOnly, a.at("cold_launches").get<double>(), "", 0});
+      rows.push_back({"HPB memory given back by the regulator", configs[c].label, kModelOnly,
+                      a.at("hpb_bytes_reclaimed").get<double>() / (1 << 20), "MiB", 0});
+      if (s.contains("hpb"))
+        rows.push_back({"HPB host memory (peak)", configs[c].label, kModelOnly,
+                        s.at("hpb").at("host").at("peak_memory_bytes").get<double>() / (1 << 20), "MiB", 0});
+      rows.push_back({"map loads", configs[c].label, kModelOnly, s.at("ftl").at("map_cache").at("page_loads").get<double>(), "", 0});
+    });
   }
+  ctx.wait();
   std::printf("note: with 512 KiB of L2P SRAM (32 map pages of 16 MiB of LBAs) these sessions still hit the device's\n"
               "      map cache for %.1f%% of reads; map loads are %.1f%% of the mean read latency, so the optimal\n"
               "      device can save little (the seed's apps lose 40-50%% to map misses). HPBvalve's gain over UFS+HPB\n"

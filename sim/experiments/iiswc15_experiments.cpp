@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 #include "experiments/experiment.h"
@@ -41,7 +42,7 @@ double mean_response_us(const nlohmann::json& stats) {
   return count > 0 ? sum_us / count : 0.0;
 }
 
-std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> iiswc15_workloads(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   for (const char* app : kApps) {
     const SmartphoneAppProfile& p = *find_smartphone_profile(app);
@@ -50,24 +51,30 @@ std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
     const uint64_t data = s.reads + s.writes;
     // Relative sampling noise of a share f over n requests, 3 standard errors, at least 5%.
     auto band = [](double f, double n) { return std::max(0.05, 3.0 * std::sqrt((1 - f) / (f * n))); };
-    rows.push_back({"write requests", app, p.write_req_pct, pct(s.writes, data), "%",
-                    band(p.write_req_pct / 100, double(data))});
-    rows.push_back({"mean read size", app, p.ave_read_kb, s.reads ? double(s.read_bytes) / 1024 / double(s.reads) : 0,
-                    "KB", s.reads < 1000 ? 0.25 : 0.10});
-    rows.push_back({"mean write size", app, p.ave_write_kb,
-                    s.writes ? double(s.write_bytes) / 1024 / double(s.writes) : 0, "KB", s.writes < 1000 ? 0.25 : 0.10});
-    rows.push_back({"arrival rate", app, p.arrival_rate,
-                    s.duration_ps ? double(s.requests - 1) / (double(s.duration_ps) * 1e-12) : 0, "req/s", 0.05});
-    rows.push_back({"spatial locality", app, p.spatial_pct, 100 * s.sequential_global, "%",
-                    band(p.spatial_pct / 100, double(data))});
-    rows.push_back({"temporal locality", app, p.temporal_pct, 100 * s.start_reaccess, "%",
-                    band(p.temporal_pct / 100, double(data))});
-
-    const nlohmann::json run = ctx.run(app, {"--preset", "ufs31", "--precondition-fill", "4g", "--no-check",
-                                             "--workload", spec});
-    rows.push_back({"mean response time", app, 1000 * p.mean_response_ms, mean_response_us(run), "us", 0});
-    rows.push_back({"met an idle device", app, p.nowait_pct, 100 * run.value("idle_arrival_fraction", 0.0), "%", 0});
+    // The app's rows: its stream's statistics now, its run's figures after (in this order).
+    std::vector<ExperimentRow> app_rows;
+    app_rows.push_back({"write requests", app, p.write_req_pct, pct(s.writes, data), "%",
+                        band(p.write_req_pct / 100, double(data))});
+    app_rows.push_back({"mean read size", app, p.ave_read_kb,
+                        s.reads ? double(s.read_bytes) / 1024 / double(s.reads) : 0, "KB", s.reads < 1000 ? 0.25 : 0.10});
+    app_rows.push_back({"mean write size", app, p.ave_write_kb,
+                        s.writes ? double(s.write_bytes) / 1024 / double(s.writes) : 0, "KB",
+                        s.writes < 1000 ? 0.25 : 0.10});
+    app_rows.push_back({"arrival rate", app, p.arrival_rate,
+                        s.duration_ps ? double(s.requests - 1) / (double(s.duration_ps) * 1e-12) : 0, "req/s", 0.05});
+    app_rows.push_back({"spatial locality", app, p.spatial_pct, 100 * s.sequential_global, "%",
+                        band(p.spatial_pct / 100, double(data))});
+    app_rows.push_back({"temporal locality", app, p.temporal_pct, 100 * s.start_reaccess, "%",
+                        band(p.temporal_pct / 100, double(data))});
+    ctx.submit(app, {"--preset", "ufs31", "--precondition-fill", "4g", "--no-check", "--workload", spec},
+               [&rows, app_rows, app, &p](const nlohmann::json& run) {
+                 rows.insert(rows.end(), app_rows.begin(), app_rows.end());
+                 rows.push_back({"mean response time", app, 1000 * p.mean_response_ms, mean_response_us(run), "us", 0});
+                 rows.push_back({"met an idle device", app, p.nowait_pct, 100 * run.value("idle_arrival_fraction", 0.0),
+                                 "%", 0});
+               });
   }
+  ctx.wait();
   return rows;
 }
 
@@ -77,7 +84,7 @@ std::vector<ExperimentRow> iiswc15_workloads(const ExperimentContext& ctx) {
 // size's timing; the FTL sends whole aligned 8 KiB chunks of a write to 8 KiB pages and the
 // rest to 4 KiB pages). Space utilisation = host data written / page space programmed for it
 // (a 4 KiB write fills half an 8 KiB page in 8PS; HPS pads nothing).
-std::vector<ExperimentRow> iiswc15_page_size(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> iiswc15_page_size(ExperimentContext& ctx) {
   struct Published { double mrt_cut, util_gain; };
   // Published per app where the text gives it: booting -86% (largest), movie -24% (smallest);
   // music +24.2% utilisation (largest). Others: model only; the means are the paper's.
@@ -94,23 +101,35 @@ std::vector<ExperimentRow> iiswc15_page_size(const ExperimentContext& ctx) {
   double cut_sum[3] = {0, 0, 0}, gain_sum[3] = {0, 0, 0}, a_gain_sum = 0;
   int n = 0;
   bool hps_equals_4ps = true;
-  for (const char* app : kApps) {
-    double mrt[3] = {0, 0, 0}, util[3] = {0, 0, 0}, a_util[3] = {0, 0, 0};
+  // Every app on every page size: one step; per app and configuration, its figures.
+  constexpr size_t kAppCount = std::size(kApps);
+  double mrt_of[kAppCount][3] = {}, util_of[kAppCount][3] = {}, a_util_of[kAppCount][3] = {};
+  for (size_t i = 0; i < kAppCount; ++i) {
+    const char* app = kApps[i];
     for (int c : {k4, k8, kH}) {
       // SSDsim pre-processes a trace so that every read finds data: the app's reads, written
       // first (unmeasured), as the same extents through the same write path.
       const std::string spec = std::string("smartphone:") + app;
-      const auto s = ctx.run(std::string(app) + suffix[c],
-                             {"--preset", presets[c], "--precondition", spec + ",prefill=1", "--workload", spec});
-      mrt[c] = mean_response_us(s);
-      // Space utilisation of the measured writes: data in the pages programmed for them / their
-      // page space (a 4 KiB write alone in an 8 KiB page leaves half of it empty; a read-modify-
-      // write fills the other half with the neighbour's data).
-      const auto& f = s.at("ftl").at("measured");
-      const double programmed = f.at("host_page_sectors").get<double>();
-      util[c] = programmed > 0 ? f.at("host_program_sectors").get<double>() / programmed : 1.0;
-      a_util[c] = programmed > 0 ? f.at("host_write_blocks").get<double>() / programmed : 1.0;
+      ctx.submit(std::string(app) + suffix[c],
+                 {"--preset", presets[c], "--precondition", spec + ",prefill=1", "--workload", spec},
+                 [&mrt_of, &util_of, &a_util_of, i, c](const nlohmann::json& s) {
+                   mrt_of[i][c] = mean_response_us(s);
+                   // Space utilisation of the measured writes: data in the pages programmed for them /
+                   // their page space (a 4 KiB write alone in an 8 KiB page leaves half of it empty; a
+                   // read-modify-write fills the other half with the neighbour's data).
+                   const auto& f = s.at("ftl").at("measured");
+                   const double programmed = f.at("host_page_sectors").get<double>();
+                   util_of[i][c] = programmed > 0 ? f.at("host_program_sectors").get<double>() / programmed : 1.0;
+                   a_util_of[i][c] = programmed > 0 ? f.at("host_write_blocks").get<double>() / programmed : 1.0;
+                 });
     }
+  }
+  ctx.wait();
+  for (size_t i = 0; i < kAppCount; ++i) {
+    const char* app = kApps[i];
+    const double* mrt = mrt_of[i];
+    const double* util = util_of[i];
+    const double* a_util = a_util_of[i];
     auto cut = [&](int c) { return mrt[k4] > 0 ? 100.0 * (1.0 - mrt[c] / mrt[k4]) : 0; };
     auto gain = [&](int c) { return util[k8] > 0 ? 100.0 * (util[c] / util[k8] - 1.0) : 0; };
     for (int c : {k8, kH}) { cut_sum[c] += cut(c); gain_sum[c] += gain(c); }

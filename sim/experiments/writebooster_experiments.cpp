@@ -17,27 +17,33 @@ double write_mib_s(const nlohmann::json& stats) {
   return op_value(stats, "write", "mb_per_s") * 1e6 / double(1 << 20);
 }
 
-std::vector<ExperimentRow> writebooster_study(const ExperimentContext& ctx) {
+std::vector<ExperimentRow> writebooster_study(ExperimentContext& ctx) {
   // Buffer: ufs31's 4 GiB shared one (Samsung does not publish this part's buffer size;
   // vendors quote several GB of SLC buffer for 256-512 GB UFS 3.1 parts). Burst: 2 GiB (fits);
   // sustained: 8 GiB (twice the buffer). Fresh device, no idle time: no flush runs.
-  auto run = [&](const std::string& name, bool wb, const std::string& size, std::vector<std::string> extra = {}) {
+  // Eight independent runs: one step.
+  nlohmann::json burst_on, burst_off, sust_on, sust_off, fast_on, fast_off, budget_on, budget_off;
+  auto run = [&](const std::string& name, bool wb, const std::string& size, nlohmann::json& into,
+                 std::vector<std::string> extra = {}) {
     std::vector<std::string> a = {"--preset", "ufs31", "--no-check", "--workload",
                                   "rw=write,bs=1m,iodepth=32,size=" + size,
                                   "--set", std::string("writebooster.enabled=") + (wb ? "true" : "false"),
                                   "--set", "writebooster.buffer_mib=4096"};
     for (auto& e : extra) { a.push_back("--set"); a.push_back(e); }
-    return ctx.run(name, a);
+    ctx.submit(name, a, into);
   };
-  const auto burst_on = run("burst_wb_on", true, "2g"), burst_off = run("burst_wb_off", false, "2g");
-  const auto sust_on = run("sustained_wb_on", true, "8g"), sust_off = run("sustained_wb_off", false, "8g");
+  run("burst_wb_on", true, "2g", burst_on);
+  run("burst_wb_off", false, "2g", burst_off);
+  run("sustained_wb_on", true, "8g", sust_on);
+  run("sustained_wb_off", false, "8g", sust_off);
   // The same burst with a core twice as fast: the NAND, not the firmware, sets the pace.
-  const auto fast_on = run("burst_wb_on_fast_core", true, "2g", {"cpu.clock_mhz=1200"});
-  const auto fast_off = run("burst_wb_off_fast_core", false, "2g", {"cpu.clock_mhz=1200"});
+  run("burst_wb_on_fast_core", true, "2g", fast_on, {"cpu.clock_mhz=1200"});
+  run("burst_wb_off_fast_core", false, "2g", fast_off, {"cpu.clock_mhz=1200"});
   // The same burst under a power budget of 4 dies programming at once (fcc.max_concurrent_programs;
   // illustrative: no device publishes its ICC-level policy): TLC programs hold a slot 3.8x as long.
-  const auto budget_on = run("burst_wb_on_4_programs", true, "2g", {"fcc.max_concurrent_programs=4"});
-  const auto budget_off = run("burst_wb_off_4_programs", false, "2g", {"fcc.max_concurrent_programs=4"});
+  run("burst_wb_on_4_programs", true, "2g", budget_on, {"fcc.max_concurrent_programs=4"});
+  run("burst_wb_off_4_programs", false, "2g", budget_off, {"fcc.max_concurrent_programs=4"});
+  ctx.wait();
   const double bon = write_mib_s(burst_on), boff = write_mib_s(burst_off);
   const auto& wb = sust_on.at("writebooster");
   std::printf("note: sustained run with WriteBooster: %.2f GiB went to SLC, %.2f GiB straight to TLC once the buffer was full\n",
