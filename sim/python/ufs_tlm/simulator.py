@@ -116,7 +116,8 @@ def run(preset="ufs31", workload=None, set=None, precondition=None, precondition
 Param = collections.namedtuple("Param", "key type unit value default meaning origin")
 
 
-def _params_json(preset, sets, sim):
+def params_table(preset, sets, sim):
+    """`ufs-sim params --json` for a preset and `key=value` overrides: a list of dicts."""
     command = [sim, "params", "--json", "--preset", str(preset)]
     for s in sets:
         command += ["--set", s]
@@ -130,11 +131,11 @@ def params(preset="ufs31", set=None, sim=None):
     """The parameter table `ufs-sim params` prints: a list of Param(key, type, unit, value,
     default, meaning, origin), values after the preset and `set`. Raises SimError for an
     unknown preset, key or a refused value."""
-    table = _params_json(preset, set_list(set), find_sim(sim))
+    table = params_table(preset, set_list(set), find_sim(sim))
     return [Param(p["key"], p["type"], p["unit"], p["value"], p["default"], p["meaning"], p["origin"]) for p in table]
 
 
 def effective_config(preset, sets, sim):
     """{key: effective value} for a preset and `key=value` overrides, as the simulator binds
     them (SimError when it refuses them)."""
-    return {p["key"]: p["value"] for p in _params_json(preset, sets, sim)}
+    return {p["key"]: p["value"] for p in params_table(preset, sets, sim)}

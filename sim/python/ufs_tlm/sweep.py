@@ -91,7 +91,7 @@ class Sweep:
         tables = {}
         for preset in dict.fromkeys(p.preset for p in spec.points):
             try:
-                tables[preset] = simulator._params_json(preset, [], self.sim)
+                tables[preset] = simulator.params_table(preset, [], self.sim)
             except SimError as e:
                 raise SpecError("preset '%s': %s" % (preset, _strip(e.message)))
         for preset, table in tables.items():
@@ -100,7 +100,7 @@ class Sweep:
                 if key in known and known[key]["type"] != "string" and value == "":
                     raise SpecError("%s: an empty value" % where)
                 try:
-                    simulator._params_json(preset, ["%s=%s" % (key, value)], self.sim)
+                    simulator.params_table(preset, ["%s=%s" % (key, value)], self.sim)
                 except SimError as e:
                     raise SpecError("%s = %s: %s" % (where, value, _strip(e.message)))
             for key, p in known.items():
