@@ -270,11 +270,14 @@ class Sweep:
             sum(1 for r in failed if r["status"] == "failed"),
             ", interrupted" if result.interrupted else "", s["wall_seconds"]))
         if result.ran and s["workers"]:
-            overhead = (s["engine_seconds"] * s["workers"] - s["run_seconds"]) / result.ran
-            self.say("  engine: %d workers (started in %.1f s); %d points in %.1f s, %.2f s of simulation each, "
-                     "engine overhead %.3f s per point" % (
+            # Engine overhead per point: worker time not spent in ufs-sim, over the points
+            # (while they ran, and over the whole sweep with start-up and validation).
+            running = (s["engine_seconds"] * s["workers"] - s["run_seconds"]) / result.ran
+            whole = (s["wall_seconds"] * s["workers"] - s["run_seconds"]) / result.ran
+            self.say("  engine: %d workers (started in %.1f s); %d points in %.1f s, %.2f s of simulation each; "
+                     "overhead per point %.3f s while running, %.3f s over the whole sweep" % (
                          s["workers"], s["startup_seconds"], result.ran, s["engine_seconds"],
-                         s["run_seconds"] / result.ran, overhead))
+                         s["run_seconds"] / result.ran, running, whole))
         peaks = [r["peak_rss_mib"] for r in result.rows if r.get("peak_rss_mib") is not None]
         if peaks:
             rss = s.get("worker_rss_mib") or {}
