@@ -5,13 +5,14 @@
 namespace ufs {
 
 namespace {
-// Flash operation cookies: kind in the top bits, index below.
+// The kinds of flash operation the parts still inside DeviceFirmware issue: in the top bits
+// of the index the flash port hands back.
 enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
                                MapProgram = 7, RecoveryRead = 8, FillRead = 9,
                                GcCopyBack = 10 };
-uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 56 | index; }
-OpKind kind_of(uint64_t c) { return OpKind(c >> 56); }
-uint64_t index_of(uint64_t c) { return c & ((1ull << 56) - 1); }
+uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
+OpKind kind_of(uint64_t c) { return OpKind(c >> 48); }
+uint64_t index_of(uint64_t c) { return c & ((1ull << 48) - 1); }
 
 // Host DMA tokens: control data (parameter lists, INQUIRY...) vs write-cache data.
 constexpr uint64_t kControlToken = 1ull << 63;
@@ -50,7 +51,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       segments_(read_slots_),
       tags_(256),
       gc_(geometry.dies()),
-      gc_burst_(geometry.dies() * 2, 0) {
+      gc_burst_(geometry.dies() * 2, 0),
+      flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled) {
+  flash_client_ = flash_.attach(*this);
   free_segments_.reserve(segments_.size());
   for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
@@ -159,10 +162,10 @@ std::string DeviceFirmware::debug_state() const {
 // its GC cannot get one to move a victim into (grown bad blocks used up the spare). No later
 // event frees a block, so the device becomes read-only instead of hanging.
 void DeviceFirmware::check_out_of_space() {
-  if (write_protected_ || flash_in_flight_ || preconditioning_) return;
+  if (write_protected_ || flash_.in_flight() || preconditioning_) return;
   if (program_waiters_.empty() && map_program_waiters_.empty()) return;
   for (uint32_t d = 0; d < geo_.dies(); ++d) gc_check(d);  // last chance: a victim GC can still clean
-  if (flash_in_flight_) return;
+  if (flash_.in_flight()) return;
   enter_write_protect();
 }
 
@@ -418,15 +421,9 @@ void DeviceFirmware::stage_read_segments(uint8_t tag) {
 }
 
 void DeviceFirmware::issue_map_load(uint32_t page) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Read;
-  op.address = blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page]));
-  op.sector_count = spp_;
-  op.buffer_address = kL2pSramBase;
-  op.priority = uint8_t(params_.map_read_priority);
-  op.cookie = cookie(OpKind::MapLoad, page);
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  submit_flash(op);
+  flash_.read(flash_client_, cookie(OpKind::MapLoad, page),
+              blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page])), 0, spp_,
+              kL2pSramBase, uint8_t(params_.map_read_priority));
   ++stats_.map_loads;
 }
 
@@ -435,9 +432,14 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
   ReadSegment& g = segments_[seg];
   TagState& t = tags_[g.tag];
   const uint32_t n = g.blocks;
-  FlashOp op;
-  bool open = false;
-  uint32_t prev_ppa = 0;
+  // The open run of sectors of one page: one read.
+  FlashAddress at;
+  uint32_t first_sector = 0, count = 0, prev_ppa = 0;
+  uint64_t buffer = 0;
+  auto submit = [&] {
+    flash_.read(flash_client_, cookie(OpKind::ReadSegment, seg), at, first_sector, count, buffer);
+    ++g.pending_reads;
+  };
   hal_.l2p_sram_access(4 * n, false);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t lba = t.lba + g.first_block + i;
@@ -454,24 +456,19 @@ void DeviceFirmware::submit_segment_reads(uint32_t seg) {
       hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
       continue;
     }
-    if (open && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 &&
-        op.buffer_address + uint64_t(op.sector_count) * kSectorBytes == dst) {
-      ++op.sector_count;
+    if (count && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 && buffer + uint64_t(count) * kSectorBytes == dst) {
+      ++count;
       prev_ppa = e;
       continue;
     }
-    if (open) { hal_.charge_cycles(params_.cycles_flash_submit); submit_flash(op); ++g.pending_reads; }
-    op = FlashOp{};
-    op.opcode = FlashOpcode::Read;
-    op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
-    op.sector_offset = blocks_.sector_of(e);
-    op.sector_count = 1;
-    op.buffer_address = dst;
-    op.cookie = cookie(OpKind::ReadSegment, seg);
-    open = true;
+    if (count) submit();
+    at = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
+    first_sector = blocks_.sector_of(e);
+    count = 1;
+    buffer = dst;
     prev_ppa = e;
   }
-  if (open) { hal_.charge_cycles(params_.cycles_flash_submit); submit_flash(op); ++g.pending_reads; }
+  if (count) submit();
   stats_.flash_reads += g.pending_reads;
   if (g.pending_reads == 0) segment_ready(seg);
   else latency_.begin(g.tag, LatencyPart::Nand, hal_.now_ps());
@@ -620,18 +617,18 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
 void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n) {
   Unit& u = units_[unit];
   hal_.l2p_sram_access(4 * n, false);
-  FlashOp op;
-  bool open = false;
-  uint32_t prev = 0, run_pos = 0;
+  // The open run of sectors of one page (open: count > 0): one read.
+  FlashAddress at;
+  uint32_t first_sector = 0, count = 0, prev = 0, run_pos = 0;
+  uint64_t buffer = 0;
   auto submit = [&] {
     uint32_t fr;
     if (free_fill_reads_.empty()) { fr = uint32_t(fill_reads_.size()); fill_reads_.emplace_back(); }
     else { fr = free_fill_reads_.back(); free_fill_reads_.pop_back(); }
-    fill_reads_[fr] = FillRead{unit, run_pos, op.sector_count};
-    op.cookie = cookie(OpKind::FillRead, fr);
+    fill_reads_[fr] = FillRead{unit, run_pos, count};
     ++u.pending_reads;
-    hal_.charge_cycles(params_.cycles_flash_submit);
-    submit_flash(op);
+    flash_.read(flash_client_, cookie(OpKind::FillRead, fr), at, first_sector, count, buffer);
+    count = 0;
   };
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t slot = pos + i;
@@ -639,7 +636,7 @@ void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba
     hal_.charge_cycles(params_.cycles_map_lookup);
     const uint32_t e = map_.get(lba + i);
     const uint64_t dst = slot_address(u.first_slot + slot);
-    if (!L2pMap::is_physical(e) && open) { submit(); open = false; }  // a read covers consecutive slots only
+    if (!L2pMap::is_physical(e) && count) submit();  // a read covers consecutive slots only
     if (e == L2pMap::kUnmapped) {
       u.lbas[slot] = kNoLba;
       hal_.zero_buffer(dst, uint32_t(kSectorBytes));
@@ -662,23 +659,20 @@ void DeviceFirmware::fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba
     }
     ++stats_.rmw_flash_sectors;
     u.old_ppa[slot] = e;
-    if (open && e == prev + 1 && blocks_.sector_of(e) != 0) {
-      ++op.sector_count;
+    if (count && e == prev + 1 && blocks_.sector_of(e) != 0) {
+      ++count;
       prev = e;
       continue;
     }
-    if (open) submit();
-    op = FlashOp{};
-    op.opcode = FlashOpcode::Read;
-    op.address = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
-    op.sector_offset = blocks_.sector_of(e);
-    op.sector_count = 1;
-    op.buffer_address = dst;
-    open = true;
+    if (count) submit();
+    at = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
+    first_sector = blocks_.sector_of(e);
+    count = 1;
+    buffer = dst;
     prev = e;
     run_pos = slot;
   }
-  if (open) submit();
+  if (count) submit();
   u.assigned += n;
   try_program_unit(unit);
 }
@@ -750,7 +744,7 @@ void DeviceFirmware::write_data_arrived(uint32_t unit, uint32_t pos, uint32_t co
       owned = L2pMap::kUnmapped;
     }
     u.old_ppa[pos + i] = older;
-    u.data_seq[pos + i] = ++program_sequence_;
+    u.data_seq[pos + i] = flash_.next_sequence();
     map_.set(lba, L2pMap::cached(u.first_slot + pos + i));
   }
   u.arrived += count;
@@ -919,21 +913,15 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
   u.state = UnitState::Programming;
   // A unit larger than a program unit (a big logical page) goes as consecutive programs
   // into consecutive pages of one block.
-  const uint64_t seq = ++program_sequence_;
+  const uint64_t seq = flash_.next_sequence();
   const uint32_t page_spp = hybrid_ ? u.capacity : spp_;  // hybrid: a unit is one page of its pool's size
   const uint32_t prog = params_.program_pages * page_spp;
   u.programs_pending = u.capacity / prog;
   u.program_failed = false;
   for (uint32_t k = 0; k < u.programs_pending; ++k) {
-    FlashOp op;
-    op.opcode = FlashOpcode::Program;
-    op.address = blocks_.address_of(u.block, u.page + k * params_.program_pages);
-    op.page_count = params_.program_pages;
-    op.buffer_address = slot_address(u.first_slot + k * prog);
-    op.cookie = cookie(OpKind::UnitProgram, unit);
-    op.oob.resize(params_.program_pages);
+    std::vector<PageOob>& oob = flash_.program_oob(params_.program_pages);
     for (uint32_t p = 0; p < params_.program_pages; ++p) {
-      PageOob& o = op.oob[p];
+      PageOob& o = oob[p];
       o.kind = PageKind::UserData;
       o.sequence = seq;
       for (uint32_t s = 0; s < page_spp; ++s) {
@@ -942,8 +930,9 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
         o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog + p * page_spp + s];
       }
     }
-    hal_.charge_cycles(params_.cycles_flash_submit);
-    submit_flash(op);
+    flash_.program(flash_client_, cookie(OpKind::UnitProgram, unit),
+                   blocks_.address_of(u.block, u.page + k * params_.program_pages), params_.program_pages,
+                   slot_address(u.first_slot + k * prog));
   }
 }
 
@@ -1009,14 +998,13 @@ bool DeviceFirmware::place_unit(Unit& u) {
 
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   hal_.charge_cycles(params_.cycles_flash_complete);
-  if (flash_in_flight_) --flash_in_flight_;
-  handle_flash_completion(c);
+  flash_.complete(c);
   check_out_of_space();
 }
 
-void DeviceFirmware::handle_flash_completion(const FlashCompletion& c) {
-  const uint64_t index = index_of(c.cookie);
-  switch (kind_of(c.cookie)) {
+void DeviceFirmware::on_flash_done(uint64_t op, const FlashCompletion& c) {
+  const uint64_t index = index_of(op);
+  switch (kind_of(op)) {
     case OpKind::ReadSegment: {
       ReadSegment& g = segments_[index];
       if (--g.pending_reads == 0) {
@@ -1246,20 +1234,14 @@ void DeviceFirmware::gc_fill(uint32_t die) {
     else { gr = free_gc_reads_.back(); free_gc_reads_.pop_back(); }
     gc_reads_[gr] = GcRead{g.unit, u.assigned, n, die};
     for (uint32_t i = 0; i < n; ++i) u.old_ppa[u.assigned + i] = base + start + i;
-    FlashOp op;
-    op.opcode = FlashOpcode::Read;
-    op.address = blocks_.address_of(g.victim, start / page_spp);
-    op.sector_offset = start % page_spp;
-    op.sector_count = n;
-    op.buffer_address = slot_address(u.first_slot + u.assigned);
-    op.cookie = cookie(OpKind::GcRead, gr);
+    const uint64_t buffer = slot_address(u.first_slot + u.assigned);
     u.assigned += n;
     if (g.flush) wb_->stats().flushed_sectors += n;
     ++u.pending_reads;
     ++g.reads_in_flight;
     ++stats_.gc_reads;
-    hal_.charge_cycles(params_.cycles_flash_submit);
-    submit_flash(op);
+    flash_.read(flash_client_, cookie(OpKind::GcRead, gr), blocks_.address_of(g.victim, start / page_spp),
+                start % page_spp, n, buffer);
     if (u.assigned == u.capacity) {
       const uint32_t full = g.unit;
       g.unit = kNone;
@@ -1314,15 +1296,14 @@ void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
 bool DeviceFirmware::gc_copy_back_page(uint32_t die) {
   GcState& g = gc_[die];
   const uint32_t page = g.cursor / spp_;
-  FlashOp op;
   uint32_t index;
-  if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), op, index)) return false;
-  op.cookie = cookie(OpKind::GcCopyBack, index);
+  if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), index)) return false;
   g.cursor = (page + 1) * spp_;
   ++g.reads_in_flight;
   ++stats_.gc_copy_backs;
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  submit_flash(op);
+  const GcCopyBack::Move& m = copy_back_.move(index);
+  flash_.copy_back(flash_client_, cookie(OpKind::GcCopyBack, index), blocks_.address_of(g.victim, page),
+                   blocks_.address_of(m.dst_block, m.dst_page));
   return true;
 }
 
@@ -1359,12 +1340,7 @@ void DeviceFirmware::maybe_erase_victim(uint32_t die) {
   BlockInfo& b = blocks_.info(g.victim);
   if (b.valid != 0) return;
   g.erasing = true;
-  FlashOp op;
-  op.opcode = FlashOpcode::Erase;
-  op.address = blocks_.address_of(g.victim, 0);
-  op.cookie = cookie(OpKind::Erase, g.victim);
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  submit_flash(op);
+  flash_.erase(flash_client_, cookie(OpKind::Erase, g.victim), blocks_.address_of(g.victim, 0));
 }
 
 void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
@@ -1465,12 +1441,6 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
   }
 }
 
-void DeviceFirmware::submit_flash(FlashOp& op) {
-  ++flash_in_flight_;
-  if (wb_) op.slc = blocks_.info(blocks_.block_id(op.address)).slc;
-  hal_.submit_flash(op);
-}
-
 // WriteBooster flush: the die's closed SLC block with the fewest valid sectors (at the
 // end also the open one, so the buffer empties) becomes a victim whose valid data GC's
 // units move into the die's TLC blocks; erase_done returns it to the buffer and calls
@@ -1538,14 +1508,8 @@ void DeviceFirmware::issue_recovery_read(uint32_t die) {
     if (recovery_->done()) finish_recovery();
     return;
   }
-  FlashOp op;
-  op.opcode = FlashOpcode::Read;
-  op.address = blocks_.address_of(block, page);
-  op.sector_count = 1;
-  op.buffer_address = slot_address(die % read_slots_);
-  op.cookie = cookie(OpKind::RecoveryRead, die);
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  submit_flash(op);
+  flash_.read(flash_client_, cookie(OpKind::RecoveryRead, die), blocks_.address_of(block, page), 0, 1,
+              slot_address(die % read_slots_));
 }
 
 void DeviceFirmware::recovery_read_done(uint32_t die, const FlashCompletion& c) {
@@ -1609,7 +1573,7 @@ void DeviceFirmware::finish_recovery() {
     for (uint64_t lba = first; lba < end && !replayed[mp]; ++lba)
       replayed[mp] = r.lba_sequence(lba) > map_dir_seq_[mp];
   }
-  program_sequence_ = r.max_sequence();
+  flash_.restart_sequence(r.max_sequence());
   hal_.charge_cycles(uint64_t(params_.cycles_map_update) * recovered);
   ++stats_.recoveries;
   stats_.recovery_page_reads += r.pages_read();
@@ -1729,15 +1693,9 @@ void DeviceFirmware::start_map_unit(uint32_t unit) {
   for (uint32_t page : u.pages) {
     const bool in_sram = map_cache_->resident(page) && map_cache_->loaded(page);
     if (in_sram || map_dir_[page] == L2pMap::kUnmapped) continue;
-    FlashOp op;
-    op.opcode = FlashOpcode::Read;
-    op.address = blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page]));
-    op.sector_count = spp_;
-    op.buffer_address = kL2pSramBase;
-    op.priority = uint8_t(params_.map_read_priority);
-    op.cookie = cookie(OpKind::MapMerge, unit);
-    hal_.charge_cycles(params_.cycles_flash_submit);
-    submit_flash(op);
+    flash_.read(flash_client_, cookie(OpKind::MapMerge, unit),
+                blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page])), 0, spp_,
+                kL2pSramBase, uint8_t(params_.map_read_priority));
     ++u.pending_reads;
     ++stats_.map_merge_reads;
   }
@@ -1760,23 +1718,17 @@ void DeviceFirmware::program_map_unit(uint32_t unit) {
   mu.block = where.block;
   mu.page = where.page;
   mu.die = where.die;
-  mu.seq = ++program_sequence_;
-  FlashOp op;
-  op.opcode = FlashOpcode::Program;
-  op.address = blocks_.address_of(mu.block, mu.page);
-  op.page_count = params_.program_pages;
-  op.buffer_address = kL2pSramBase;
-  op.cookie = cookie(OpKind::MapProgram, unit);
-  op.oob.resize(params_.program_pages);
+  mu.seq = flash_.next_sequence();
+  std::vector<PageOob>& oob = flash_.program_oob(params_.program_pages);
   for (uint32_t p = 0; p < params_.program_pages; ++p) {
-    PageOob& o = op.oob[p];
+    PageOob& o = oob[p];
     o.kind = p < mu.pages.size() ? PageKind::MapData : PageKind::Padding;
     o.sequence = mu.seq;
     for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * geo_.page_bytes, false);
-  hal_.charge_cycles(params_.cycles_flash_submit);
-  submit_flash(op);
+  flash_.program(flash_client_, cookie(OpKind::MapProgram, unit), blocks_.address_of(mu.block, mu.page),
+                 params_.program_pages, kL2pSramBase);
   stats_.map_page_writes += mu.pages.size();
 }
 
@@ -1861,7 +1813,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     b.last_write_ps = 0;
     oobs[0] = PageOob{};
     oobs[0].kind = PageKind::UserData;
-    oobs[0].sequence = ++program_sequence_;
+    oobs[0].sequence = flash_.next_sequence();
     const uint32_t fill = chunk ? scratch.capacity : 1;  // a single piece in a large page: padding
     for (uint32_t s = 0; s < scratch.capacity; ++s) {
       stamps[s] = SectorStamp{};
@@ -1893,7 +1845,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
       BlockInfo& b = blocks_.info(scratch.block);
       --b.programs_in_flight;
       b.last_write_ps = 0;
-      const uint64_t seq = ++program_sequence_;
+      const uint64_t seq = flash_.next_sequence();
       for (uint32_t p = 0; p < unit_pages; ++p) { oobs[p] = PageOob{}; oobs[p].kind = PageKind::UserData; oobs[p].sequence = seq; }
       for (uint32_t slot = 0; slot < unit_sectors_; slot += lp_sectors_, lp += groups) {
         for (uint32_t s = 0; s < lp_sectors_; ++s) {
@@ -1920,7 +1872,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
       where.stream = WriteStream::Map;
       if (!place_unit(where)) break;
       --blocks_.info(where.block).programs_in_flight;
-      const uint64_t seq = ++program_sequence_;
+      const uint64_t seq = flash_.next_sequence();
       for (uint32_t p = 0; p < params_.program_pages; ++p, ++page) {
         PageOob& oob = oobs[p];
         oob = PageOob{};

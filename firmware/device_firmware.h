@@ -20,6 +20,7 @@
 #include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
 #include "ftl/wear_leveller.h"
+#include "flash/flash_port.h"
 #include "hal/hal.h"
 #include "hpb/hpb_device.h"
 #include "query/query_server.h"
@@ -82,7 +83,7 @@ struct FirmwareStats {
   uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl {
+class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -294,8 +295,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   void recovery_read_done(uint32_t die, const FlashCompletion& c);
   void finish_recovery();
 
-  // Every flash op goes out here: the op's SLC flag follows its block (WriteBooster).
-  void submit_flash(FlashOp& op);
   // WriteBooster: idle flush of one SLC block of the die into TLC (through GC's machinery).
   void wb_flush(uint32_t die);
   uint64_t idle_delay_ps() const;  // shortest enabled idle threshold (background GC, WB flush)
@@ -353,9 +352,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   // make a free block; the device turns read-only (DATA PROTECT / WRITE PROTECTED), keeping
   // what it acknowledged readable from the write cache.
   bool write_protected_ = false;
-  uint32_t flash_in_flight_ = 0;
   void check_out_of_space();
-  void handle_flash_completion(const FlashCompletion& c);
+  void on_flash_done(uint64_t op, const FlashCompletion& c) override;  // FlashClient
   void enter_write_protect();
   void refuse(const HostCommand& c);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
   void refuse(uint8_t tag);           // the same for a command in progress
@@ -369,13 +367,14 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl {
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
   std::vector<GcState> gc_;
   std::vector<uint8_t> gc_burst_;                // per die and pool: foreground GC runs until gc_stop_free_blocks
+  FlashPort flash_;
+  uint32_t flash_client_ = 0;
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
   struct FillRead { uint32_t unit, pos, count; };
   std::vector<FillRead> fill_reads_;
   std::vector<uint32_t> free_fill_reads_;
-  uint64_t program_sequence_ = 0;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
   uint32_t entries_per_map_page_;
   std::unique_ptr<MapCache> map_cache_;          // null: the whole map is resident

@@ -2,7 +2,7 @@
 
 namespace ufs {
 
-bool GcCopyBack::plan(uint32_t die, uint32_t victim, uint32_t page, uint64_t now_ps, FlashOp& op, uint32_t& index) {
+bool GcCopyBack::plan(uint32_t die, uint32_t victim, uint32_t page, uint64_t now_ps, uint32_t& index) {
   const uint32_t plane = blocks_.plane_of_block(victim);
   uint32_t& open = blocks_.open_block(die, WriteStream::Gc, plane);
   // Slot 0 may hold the block GC units (the buffered path) write, of any plane.
@@ -23,12 +23,6 @@ bool GcCopyBack::plan(uint32_t die, uint32_t victim, uint32_t page, uint64_t now
   }
   if (free_.empty()) { index = uint32_t(moves_.size()); moves_.push_back(m); }
   else { index = free_.back(); free_.pop_back(); moves_[index] = m; }
-  op = FlashOp{};
-  op.opcode = FlashOpcode::CopyBack;
-  op.address = blocks_.address_of(victim, page);
-  op.dest = blocks_.address_of(m.dst_block, m.dst_page);
-  op.page_count = 1;
-  op.read_oob = true;
   return true;
 }
 

@@ -18,10 +18,11 @@ class GcCopyBack {
   };
   explicit GcCopyBack(BlockManager& blocks) : blocks_(blocks) {}
 
-  // Plans the copy-back of the victim's `page` (the op without its cookie) into the GC
-  // open block of the victim's plane, taking a free block of that plane when none is
-  // open. False when that plane has no block to give.
-  bool plan(uint32_t die, uint32_t victim, uint32_t page, uint64_t now_ps, FlashOp& op, uint32_t& index);
+  // Plans the copy-back of the victim's `page` into the GC open block of the victim's
+  // plane, taking a free block of that plane when none is open; move(index) says where.
+  // False when that plane has no block to give.
+  bool plan(uint32_t die, uint32_t victim, uint32_t page, uint64_t now_ps, uint32_t& index);
+  const Move& move(uint32_t index) const { return moves_[index]; }
   // The completed move's record (its index is free again).
   Move finish(uint32_t index);
   // The copy-back failed: its destination block takes no more pages (it is retired

@@ -308,6 +308,22 @@ class FakePlatform : public Hal, public FlashBackdoor {
   uint64_t now_ = 0, charged_ = 0, seq_ = 0;
 };
 
+// For tests of firmware parts on their own: the platform's events go to whatever the test
+// wires up (a flash port's completions, a part's handlers) instead of a whole DeviceFirmware.
+struct PartEvents : FirmwareEvents {
+  FlashPort* port = nullptr;
+  std::function<void(const HostCommand&)> command;
+  std::function<void(uint8_t, uint64_t)> data_out, data_in;
+  std::function<void(uint64_t)> timer;
+  void on_command(const HostCommand& c) override { if (command) command(c); }
+  void on_flash_complete(const FlashCompletion& c) override { if (port) port->complete(c); }
+  void on_data_out_done(uint8_t tag, uint64_t token) override { if (data_out) data_out(tag, token); }
+  void on_data_in_done(uint8_t tag, uint64_t token) override { if (data_in) data_in(tag, token); }
+  void on_timer(uint64_t cookie) override { if (timer) timer(cookie); }
+  void on_crypto_done(const HpbCryptoResult&) override {}
+  void on_power_up() override {}
+};
+
 inline HostCommand make_rw(uint8_t tag, bool write, uint64_t lba, uint32_t blocks, bool fua = false) {
   HostCommand c;
   c.tag = tag;

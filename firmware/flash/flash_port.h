@@ -1,0 +1,71 @@
+// The firmware's one door to the flash demux: every FlashOp is built and submitted here,
+// and every completion goes back to the part that issued the operation. A part attaches
+// as a FlashClient and gets a client id; an operation carries (client id, the part's own
+// index) as its cookie, so no central switch knows the parts' operation kinds.
+// The port also charges the submit cost, sets each op's SLC mode from its block
+// (WriteBooster's SLC blocks), counts operations in flight, and numbers programs (the
+// global sequence every program's OOB carries, which power-loss recovery orders by).
+#pragma once
+#include <cstdint>
+#include <vector>
+#include "ftl/block_manager.h"
+#include "hal/hal.h"
+
+namespace ufs {
+
+class FlashClient {
+ public:
+  virtual ~FlashClient() = default;
+  // An operation this client submitted completed; `index` is what the client gave it.
+  virtual void on_flash_done(uint64_t index, const FlashCompletion& c) = 0;
+};
+
+class FlashPort {
+ public:
+  // per_block_slc: set FlashOp::slc from the block's mode (WriteBooster on).
+  FlashPort(Hal& hal, const BlockManager& blocks, uint32_t cycles_submit, bool per_block_slc)
+      : hal_(hal), blocks_(blocks), cycles_submit_(cycles_submit), per_block_slc_(per_block_slc) {}
+
+  uint32_t attach(FlashClient& client) {
+    clients_.push_back(&client);
+    return uint32_t(clients_.size() - 1);
+  }
+
+  // Read `count` sectors (0: the whole page) from `sector` of a page into the buffer at
+  // `buffer` (kL2pSramBase and up: the L2P SRAM).
+  void read(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t sector, uint32_t count,
+            uint64_t buffer, uint8_t priority = 0);
+  // Program: fill program_oob(pages) first (one PageOob per page), then program().
+  std::vector<PageOob>& program_oob(uint32_t pages);
+  void program(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t pages, uint64_t buffer);
+  void erase(uint32_t client, uint64_t index, const FlashAddress& a);
+  // Intra-plane copy of a page, its spare area read out into the completion.
+  void copy_back(uint32_t client, uint64_t index, const FlashAddress& from, const FlashAddress& to);
+
+  // The completion goes to its client.
+  void complete(const FlashCompletion& c) {
+    if (in_flight_) --in_flight_;
+    clients_[c.cookie >> kClientShift]->on_flash_done(c.cookie & kIndexMask, c);
+  }
+  uint32_t in_flight() const { return in_flight_; }
+
+  // The global program sequence: each program (and each host write's data) takes the next.
+  uint64_t next_sequence() { return ++sequence_; }
+  void restart_sequence(uint64_t last) { sequence_ = last; }  // after recovery: the newest found
+
+ private:
+  static constexpr uint32_t kClientShift = 56;
+  static constexpr uint64_t kIndexMask = (1ull << kClientShift) - 1;
+  FlashOp& start(FlashOpcode opcode, uint32_t client, uint64_t index, const FlashAddress& a);
+  void submit();
+  Hal& hal_;
+  const BlockManager& blocks_;
+  uint32_t cycles_submit_;
+  bool per_block_slc_;
+  std::vector<FlashClient*> clients_;
+  FlashOp op_;  // reused: the demux copies what it needs at submission
+  uint32_t in_flight_ = 0;
+  uint64_t sequence_ = 0;
+};
+
+}  // namespace ufs
