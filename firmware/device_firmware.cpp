@@ -1,5 +1,6 @@
 #include "device_firmware.h"
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace ufs {
@@ -14,8 +15,7 @@ uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 48); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 48) - 1); }
 
-// Host DMA tokens: control data (parameter lists, INQUIRY...) vs write-cache data.
-constexpr uint64_t kControlToken = 1ull << 63;
+// Host DMA tokens of write-cache data (control data: kControlToken).
 uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
   return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
 }
@@ -50,10 +50,12 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       read_area_(read_slots_),
       segments_(read_slots_),
       tags_(256),
+      table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       gc_(geometry.dies()),
       gc_burst_(geometry.dies() * 2, 0),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled) {
   flash_client_ = flash_.attach(*this);
+  table_.set_end_listener(this);
   free_segments_.reserve(segments_.size());
   for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
@@ -99,6 +101,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
+    table_.set_response_hook(hpb_.get());  // device control mode recommendations ride on responses
   }
   if (wb_) wb_->register_queries(query_);
 }
@@ -109,8 +112,76 @@ double DeviceFirmware::write_amplification() const {
          double(stats_.host_write_blocks);
 }
 
+void DeviceFirmware::visit_stats(StatsVisitor& v) const {
+  const FirmwareStats& f = stats_;
+  v.count("ftl.logical_blocks", logical_blocks_, "blocks", "LBAs the device exports");
+  v.count("ftl.host_write_blocks", f.host_write_blocks, "blocks", "blocks the host wrote");
+  v.count("ftl.host_read_blocks", f.host_read_blocks, "blocks", "blocks the host read");
+  v.count("ftl.read_cache_hits", f.read_cache_hits, "blocks", "read blocks served from the write cache");
+  v.count("ftl.read_unmapped", f.read_unmapped, "blocks", "read blocks never written (zeros)");
+  v.count("ftl.flash_reads", f.flash_reads, "reads", "NAND reads of host data");
+  v.count("ftl.host_program_sectors", f.host_program_sectors, "sectors", "sectors programmed for host data");
+  v.count("ftl.padding_sectors", f.padding_sectors, "sectors", "sectors padded to close a partial unit");
+  v.count("ftl.host_page_sectors", f.host_page_sectors, "sectors", "page space programmed for host data");
+  v.count("ftl.gc_cross_pool_victims", f.gc_cross_pool_victims, "blocks", "hybrid: victims moved into the other pool");
+  v.count("ftl.gc_victims", f.gc_victims, "blocks", "GC victims taken");
+  v.count("ftl.bg_gc_victims", f.bg_gc_victims, "blocks", "of which in idle time");
+  v.count("ftl.gc_moved_sectors", f.gc_moved_sectors, "sectors", "valid sectors GC moved");
+  v.count("ftl.gc_buffered_reads", f.gc_reads, "reads", "GC reads through the data buffer");
+  v.count("ftl.gc_copy_backs", f.gc_copy_backs, "pages", "pages GC moved by copy-back");
+  v.count("ftl.gc_cleaned", f.gc_cleaned, "blocks", "victims erased after cleaning");
+  v.figure("ftl.gc_clean_us_mean", f.gc_cleaned ? double(f.gc_clean_ps) / double(f.gc_cleaned) / 1e6 : 0.0, "us",
+           "victims' cleaning time, picked to erased");
+  v.count("ftl.erases", f.erases, "blocks", "blocks erased");
+  v.count("ftl.program_failures", f.program_failures, "", "programs that failed (grown bad blocks)");
+  v.count("ftl.erase_failures", f.erase_failures, "", "erases that failed");
+  v.count("ftl.bad_blocks", blocks_.bad_blocks(), "blocks", "blocks retired");
+  {
+    // Wear: erase counts over the blocks still in use (Agrawal et al.'s table 7 columns).
+    double sum = 0, sum2 = 0;
+    uint32_t n = 0, lo = ~0u, hi = 0;
+    for (uint32_t b = 0; b < blocks_.block_count(); ++b) {
+      if (blocks_.info(b).state == BlockState::Bad) continue;
+      const uint32_t e = blocks_.info(b).erase_count;
+      sum += e; sum2 += double(e) * e; ++n;
+      lo = std::min(lo, e); hi = std::max(hi, e);
+    }
+    const double mean = n ? sum / n : 0.0;
+    v.figure("ftl.wear.erase_count_mean", mean, "cycles", "mean erase count of the blocks in use");
+    v.figure("ftl.wear.erase_count_stddev", n ? std::sqrt(std::max(0.0, sum2 / n - mean * mean)) : 0.0, "cycles",
+             "standard deviation of the erase counts");
+    v.count("ftl.wear.erase_count_min", n ? lo : 0, "cycles", "fewest erases of a block in use");
+    v.count("ftl.wear.erase_count_max", hi, "cycles", "most erases of a block in use");
+    v.count("ftl.wear.expired_blocks", f.expired_blocks, "blocks", "blocks whose erase count reached block_lifetime");
+    v.count("ftl.wear.rate_limited_candidates", f.wl_rate_limited, "blocks", "victim candidates passed over");
+    v.count("ftl.wear.migrations", f.wl_migrations, "blocks", "cold blocks moved into worn blocks");
+  }
+  v.figure("ftl.write_amplification", write_amplification(), "", "NAND sectors programmed per host sector written");
+  table_.visit_stats(v);
+  v.flag("ftl.write_protected", f.write_protected != 0, "spare blocks ran out: the device is read-only");
+  v.count("ftl.write_protect_rejects", f.write_protect_rejects, "commands", "writes, UNMAPs and syncs refused");
+  v.count("ftl.map_chunks_allocated", map_.chunks_allocated(), "chunks", "L2P map chunks allocated");
+  v.count("ftl.rmw_writes", f.rmw_writes, "commands", "writes that did not cover whole logical pages");
+  v.count("ftl.rmw_flash_sectors", f.rmw_flash_sectors, "sectors", "rest of logical pages read from NAND");
+  v.count("ftl.rmw_cache_sectors", f.rmw_cache_sectors, "sectors", "rest of logical pages copied from the cache");
+  const uint64_t lookups = f.map_read_hits + f.map_read_misses;
+  v.count("ftl.map_cache.read_hits", f.map_read_hits, "lookups", "read lookups whose map page was in SRAM");
+  v.count("ftl.map_cache.read_misses", f.map_read_misses, "lookups", "read lookups that waited for a map load");
+  v.figure("ftl.map_cache.read_hit_ratio", lookups ? double(f.map_read_hits) / double(lookups) : 1.0, "fraction",
+           "read lookups served from SRAM");
+  v.count("ftl.map_cache.update_misses", f.map_update_misses, "updates", "map updates whose page was not in SRAM");
+  v.count("ftl.map_cache.page_loads", f.map_loads, "pages", "map pages read from NAND for lookups");
+  v.count("ftl.map_cache.merge_reads", f.map_merge_reads, "pages", "map pages read back to merge updates");
+  v.count("ftl.map_cache.page_writes", f.map_page_writes, "pages", "map pages programmed");
+  v.count("ftl.map_cache.relocations", f.map_relocations, "pages", "map pages rewritten because GC cleaned their block");
+  v.count("ftl.map_cache.idle_writebacks", f.idle_map_writebacks, "pages", "dirty map pages written back in idle time");
+  v.count("crypto.session_keys_loaded", f.session_keys_loaded, "", "HPB session keys drawn at power-up");
+  if (hpb_) hpb_->visit_stats(v);
+  if (wb_) wb_->visit_stats(v);
+}
+
 bool DeviceFirmware::idle() const {
-  for (const auto& t : tags_) if (t.kind != TagKind::Idle) return false;
+  if (!table_.all_idle()) return false;
   for (const auto& u : units_) if (u.state == UnitState::Programming || u.state == UnitState::Sealed) return false;
   for (const auto& g : gc_) if (g.active) return false;
   return true;
@@ -186,14 +257,14 @@ void DeviceFirmware::enter_write_protect() {
   for (Unit& u : units_) {
     if (u.state != UnitState::Sealed) continue;
     for (uint8_t tag : u.sync_tags)
-      if (tags_[tag].kind == TagKind::Sync) refuse(tag);
+      if (table_.kind(tag) == CommandKind::Sync) refuse(tag);
     u.sync_tags.clear();
     for (uint32_t i = 0; i < u.assigned; ++i) {
       const uint8_t tag = u.fua_tag[i];
       if (tag == kNoTag) continue;
       u.fua_tag[i] = kNoTag;
       TagState& t = tags_[tag];
-      if (t.kind == TagKind::Write && !t.rejected) {
+      if (table_.kind(tag) == CommandKind::Write && !t.rejected) {
         t.rejected = true;
         if (t.out_requests == 0) refuse(tag);
       }
@@ -203,97 +274,47 @@ void DeviceFirmware::enter_write_protect() {
 
 void DeviceFirmware::refuse(const HostCommand& c) {
   ++stats_.write_protect_rejects;
-  fail(c, sense_key::kDataProtect, asc::kWriteProtected);
+  table_.fail(c, sense_key::kDataProtect, asc::kWriteProtected);
 }
 
 void DeviceFirmware::refuse(uint8_t tag) {
-  const TagState& t = tags_[tag];
-  if (t.kind == TagKind::Idle) return;
+  if (table_.kind(tag) == CommandKind::Idle) return;
   HostCommand c;
   c.tag = tag;
-  c.lun = t.lun;
+  c.lun = table_.lun(tag);
   refuse(c);
 }
 
 // ---------------------------------------------------------------- commands
 
-void DeviceFirmware::fail(const HostCommand& c, uint8_t key, uint8_t asc_code) {
-  ++stats_.check_conditions;
-  hal_.charge_cycles(params_.cycles_response);
-  CommandResponse r;
-  r.tag = c.tag;
-  r.lun = c.lun;
-  r.status = scsi_status::kCheckCondition;
-  r.sense_key = key;
-  r.asc = asc_code;
-  r.residual = c.expected_length;
-  tags_[c.tag].kind = TagKind::Idle;
-  if (hpb_) hpb_->on_response(r);
-  hal_.send_response(r);
-  host_activity_ended();
-}
-
-void DeviceFirmware::respond_good(uint8_t tag, uint8_t lun) {
-  hal_.charge_cycles(params_.cycles_response);
-  CommandResponse r;
-  r.tag = tag;
-  r.lun = lun;
-  r.status = scsi_status::kGood;
-  if (tags_[tag].kind == TagKind::Read || tags_[tag].kind == TagKind::Write)
-    latency_.finish(tag, tags_[tag].kind == TagKind::Write, hal_.now_ps());
-  tags_[tag].kind = TagKind::Idle;
-  if (hpb_) hpb_->on_response(r);  // device control mode recommendations ride on responses
-  hal_.send_response(r);
-  host_activity_ended();
-}
-
-void DeviceFirmware::send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc) {
-  const uint32_t n = std::min({len, alloc, c.expected_length});
-  TagState& t = tags_[c.tag];
-  t.kind = TagKind::Control;
-  t.lun = c.lun;
-  if (n == 0) { respond_good(c.tag, c.lun); return; }
-  hal_.write_buffer_bytes(control_address(c.tag), data, n);
-  hal_.charge_cycles(params_.cycles_transfer_setup);
-  hal_.send_data_in(c.tag, 0, control_address(c.tag), n, kControlToken);
-}
-
 void DeviceFirmware::on_command(const HostCommand& c) {
-  ++stats_.commands;
+  table_.count_command();
   ++outstanding_;
   idle_gc_ = false;
   wb_idle_ = false;
   last_activity_ps_ = hal_.now_ps();
   latency_.start(c.tag, last_activity_ps_);
   hal_.charge_cycles(params_.cycles_command_decode);
-  if (tags_[c.tag].kind != TagKind::Idle) {  // overlapped tag: the host broke the protocol
-    CommandResponse r;
-    r.tag = c.tag; r.lun = c.lun; r.status = scsi_status::kCheckCondition;
-    r.sense_key = sense_key::kIllegalRequest; r.asc = asc::kInvalidFieldInCdb;
-    ++stats_.check_conditions;
-    hal_.send_response(r);
-    host_activity_ended();
-    return;
-  }
-  if (recovery_) { fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
+  if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
+  if (recovery_) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
   if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
   const ScsiCommand s = decode_cdb(c.cdb);
-  if (s.invalid_asc) { fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
+  if (s.invalid_asc) { table_.fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
   switch (s.op) {
     case ScsiOp::TestUnitReady:
-      respond_good(c.tag, c.lun);
+      table_.respond(c.tag, c.lun);
       return;
     case ScsiOp::RequestSense: {
       uint8_t sense[18] = {0x70, 0, sense_key::kNoSense, 0, 0, 0, 0, 10};
-      send_control_data(c, sense, sizeof sense, s.allocation_length);
+      table_.send_control_data(c, sense, sizeof sense, s.allocation_length);
       return;
     }
     case ScsiOp::Inquiry: {
       uint8_t d[36] = {};
       if (s.evpd) {
-        if (s.page_code != 0x00) { fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb); return; }
+        if (s.page_code != 0x00) { table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb); return; }
         const uint8_t pages[] = {0x00, 0x00, 0x00, 1, 0x00};  // supported VPD pages: only page 0
-        send_control_data(c, pages, sizeof pages, s.allocation_length);
+        table_.send_control_data(c, pages, sizeof pages, s.allocation_length);
         return;
       }
       d[0] = 0x00;   // direct-access block device
@@ -304,7 +325,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
       std::memcpy(d + 8, "UFSTLM  ", 8);
       std::memcpy(d + 16, "ufs-tlm device  ", 16);
       std::memcpy(d + 32, "0100", 4);
-      send_control_data(c, d, sizeof d, s.allocation_length);
+      table_.send_control_data(c, d, sizeof d, s.allocation_length);
       return;
     }
     case ScsiOp::ReadCapacity10: {
@@ -312,28 +333,28 @@ void DeviceFirmware::on_command(const HostCommand& c) {
       const uint64_t last = logical_blocks_ - 1;
       put_be32(d, last > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(last));
       put_be32(d + 4, uint32_t(kSectorBytes));
-      send_control_data(c, d, sizeof d, 8);
+      table_.send_control_data(c, d, sizeof d, 8);
       return;
     }
     case ScsiOp::ReadCapacity16: {
       uint8_t d[32] = {};
       put_be64(d, logical_blocks_ - 1);
       put_be32(d + 8, uint32_t(kSectorBytes));
-      send_control_data(c, d, sizeof d, s.allocation_length);
+      table_.send_control_data(c, d, sizeof d, s.allocation_length);
       return;
     }
     case ScsiOp::Read:
     case ScsiOp::Write:
       if (s.blocks == 0 || s.blocks > params_.max_transfer_blocks) {
-        fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
+        table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
         return;
       }
       if (s.lba >= logical_blocks_ || s.blocks > logical_blocks_ - s.lba) {
-        fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+        table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
         return;
       }
       if (c.expected_length < uint64_t(s.blocks) * kSectorBytes) {
-        fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
+        table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
         return;
       }
       if (s.op == ScsiOp::Write && write_protected_) { refuse(c); return; }
@@ -341,7 +362,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
       return;
     case ScsiOp::SynchronizeCache:
       if (s.lba >= logical_blocks_ || (s.blocks && s.blocks > logical_blocks_ - s.lba)) {
-        fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+        table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
         return;
       }
       if (write_protected_) { refuse(c); return; }
@@ -354,7 +375,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
     case ScsiOp::Unsupported:
       break;
   }
-  fail(c, sense_key::kIllegalRequest, asc::kInvalidOpcode);
+  table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidOpcode);
 }
 
 // ---------------------------------------------------------------- reads
@@ -362,9 +383,8 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s, bool hpb) {
   TagState& t = tags_[c.tag];
   t = TagState{};
-  t.kind = TagKind::Read;
+  table_.claim(c.tag, CommandKind::Read, c.lun);
   t.hpb = hpb;
-  t.lun = c.lun;
   t.lba = s.lba;
   t.blocks = s.blocks;
   stats_.host_read_blocks += s.blocks;
@@ -503,7 +523,7 @@ void DeviceFirmware::send_ready_segments(uint8_t tag) {
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   TagState& t = tags_[tag];
-  if (token & kControlToken) { respond_good(tag, t.lun); return; }
+  if (token & kControlToken) { table_.control_data_sent(tag); return; }
   if (token & HpbDevice::kToken) { hpb_->on_data_in_done(tag); return; }
   ReadSegment& g = segments_[token];
   latency_.end(tag, LatencyPart::Transfer, hal_.now_ps());
@@ -513,7 +533,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   --t.segments;
   for (uint32_t& id : t.segment_ids) if (id == token) id = kNone;
   t.done += g.blocks;
-  if (t.done == t.blocks) respond_good(tag, t.lun);
+  if (t.done == t.blocks) table_.respond(tag, table_.lun(tag));
   else stage_read_segments(tag);
   retry_waiters();
 }
@@ -523,8 +543,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
   TagState& t = tags_[c.tag];
   t = TagState{};
-  t.kind = TagKind::Write;
-  t.lun = c.lun;
+  table_.claim(c.tag, CommandKind::Write, c.lun);
   t.lba = s.lba;
   t.blocks = s.blocks;
   t.fua = s.fua;
@@ -715,7 +734,7 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   if (t.rejected) { if (t.out_requests == 0) refuse(tag); return; }
   if (t.span_staged < t.span && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
-  if (!t.fua || t.nondurable == 0) { respond_good(tag, t.lun); return; }
+  if (!t.fua || t.nondurable == 0) { table_.respond(tag, table_.lun(tag)); return; }
   latency_.begin(tag, LatencyPart::Nand, hal_.now_ps());  // until its programs end
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
   for (uint32_t& filling : host_units_) {
@@ -767,8 +786,7 @@ void DeviceFirmware::start_sync(const HostCommand& c) {
   ++stats_.flushes;
   TagState& t = tags_[c.tag];
   t = TagState{};
-  t.kind = TagKind::Sync;
-  t.lun = c.lun;
+  table_.claim(c.tag, CommandKind::Sync, c.lun);
   for (uint32_t& filling : host_units_) {
     if (filling == kNone) continue;
     const uint32_t u = filling;
@@ -783,19 +801,19 @@ void DeviceFirmware::start_sync(const HostCommand& c) {
       ++t.sync_pending;
     }
   }
-  if (t.sync_pending == 0) respond_good(c.tag, c.lun);
+  if (t.sync_pending == 0) table_.respond(c.tag, c.lun);
 }
 
 void DeviceFirmware::start_unmap(const HostCommand& c, const ScsiCommand& s) {
   TagState& t = tags_[c.tag];
   t = TagState{};
-  t.lun = c.lun;
-  if (s.parameter_length == 0) { respond_good(c.tag, c.lun); return; }
+  table_.claim(c.tag, CommandKind::Idle, c.lun);
+  if (s.parameter_length == 0) { table_.respond(c.tag, c.lun); return; }
   if (s.parameter_length < 8 || s.parameter_length > 4096 || c.expected_length < s.parameter_length) {
-    fail(c, sense_key::kIllegalRequest, asc::kParamListLength);
+    table_.fail(c, sense_key::kIllegalRequest, asc::kParamListLength);
     return;
   }
-  t.kind = TagKind::Unmap;
+  table_.claim(c.tag, CommandKind::Unmap, c.lun);
   t.control_bytes = s.parameter_length;
   hal_.charge_cycles(params_.cycles_transfer_setup);
   hal_.request_data_out(c.tag, 0, control_address(c.tag), s.parameter_length, kControlToken);
@@ -807,10 +825,10 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
   hal_.read_buffer_bytes(control_address(tag), list, t.control_bytes);
   HostCommand c;
   c.tag = tag;
-  c.lun = t.lun;
+  c.lun = table_.lun(tag);
   const uint32_t desc_len = get_be16(list + 2);
   if (desc_len % 16 != 0 || 8 + desc_len > t.control_bytes) {
-    fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInParam);
+    table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInParam);
     return;
   }
   // Check every descriptor before changing anything: a bad one rejects the whole command.
@@ -818,7 +836,7 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
     const uint64_t lba = get_be64(list + off);
     const uint32_t n = get_be32(list + off + 8);
     if (lba >= logical_blocks_ || n > logical_blocks_ - lba) {
-      fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
+      table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
       return;
     }
   }
@@ -840,7 +858,7 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
       ++stats_.unmapped_blocks;
     }
   }
-  respond_good(tag, t.lun);
+  table_.respond(tag, table_.lun(tag));
 }
 
 void DeviceFirmware::retry_waiters() {
@@ -1063,9 +1081,9 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
         u.old_ppa[s] = L2pMap::kUnmapped;
       }
       const uint8_t fua = u.fua_tag[s];
-      if (fua != kNoTag && tags_[fua].kind == TagKind::Write && tags_[fua].nondurable) {
+      if (fua != kNoTag && table_.kind(fua) == CommandKind::Write && tags_[fua].nondurable) {
         TagState& t = tags_[fua];
-        if (--t.nondurable == 0 && t.done == t.blocks) respond_good(fua, t.lun);
+        if (--t.nondurable == 0 && t.done == t.blocks) table_.respond(fua, table_.lun(fua));
       }
     } else {
       ++stats_.gc_moved_sectors;
@@ -1078,7 +1096,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     (u.slc ? wb_->stats().slc_write_sectors : wb_->stats().tlc_write_sectors) += u.assigned;
   for (uint8_t tag : u.sync_tags) {
     TagState& t = tags_[tag];
-    if (t.kind == TagKind::Sync && --t.sync_pending == 0) respond_good(tag, t.lun);
+    if (table_.kind(tag) == CommandKind::Sync && --t.sync_pending == 0) table_.respond(tag, table_.lun(tag));
   }
   const uint32_t die = u.die;
   const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;

@@ -22,15 +22,16 @@
 #include "ftl/wear_leveller.h"
 #include "flash/flash_port.h"
 #include "hal/hal.h"
+#include "command/buffer_layout.h"
+#include "command/command_table.h"
 #include "hpb/hpb_device.h"
 #include "query/query_server.h"
 #include "scsi/scsi_command.h"
+#include "stats_visitor.h"
 
 namespace ufs {
 
 struct FirmwareStats {
-  uint64_t commands = 0;
-  uint64_t check_conditions = 0;
   uint64_t host_read_blocks = 0;
   uint64_t host_write_blocks = 0;
   uint64_t read_cache_hits = 0;        // blocks served from the write cache
@@ -83,7 +84,7 @@ struct FirmwareStats {
   uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient {
+class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -110,6 +111,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
 
   uint64_t logical_blocks() const { return logical_blocks_; }
   const FirmwareStats& stats() const { return stats_; }
+  // Every part's statistics, named as in stats.json (stats_visitor.h).
+  void visit_stats(StatsVisitor& v) const;
+  const CommandTable& commands() const { return table_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
   void reset_latency_split() { latency_.reset_sums(); }
@@ -130,11 +134,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   static constexpr uint32_t kNone = ~0u;
 
   // ---- buffer layout: [read area slots][write cache units], 4 KiB slots
-  uint64_t slot_address(uint32_t slot) const { return uint64_t(slot) * kSectorBytes; }
-  uint64_t control_address(uint8_t tag) const { return kByteRegionBase + uint64_t(tag) * 4096; }
 
   // ---- per-tag command state
-  enum class TagKind : uint8_t { Idle, Read, Write, Control, Unmap, Sync };
   struct ReadSegment {
     bool busy = false;
     uint8_t tag = 0;
@@ -147,8 +148,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     uint32_t map_wait = 0;     // map page loads still to come before the lookups
   };
   struct TagState {
-    TagKind kind = TagKind::Idle;
-    uint8_t lun = 0;
     uint64_t lba = 0;
     uint32_t blocks = 0;
     uint32_t staged = 0;       // Read: blocks assigned to segments; Write: blocks requested
@@ -233,9 +232,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   };
 
   // command handling
-  void fail(const HostCommand& c, uint8_t key, uint8_t asc_code);
-  void respond_good(uint8_t tag, uint8_t lun);
-  void send_control_data(const HostCommand& c, const uint8_t* data, uint32_t len, uint32_t alloc);
   void start_read(const HostCommand& c, const ScsiCommand& s, bool hpb = false);
   void stage_read_segments(uint8_t tag);
   void segment_ready(uint32_t seg);
@@ -315,8 +311,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
   uint32_t hpb_mapping(uint64_t lba) const override;
   void hpb_claim_tag(uint8_t tag, uint8_t lun) override;
-  void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc_code) override { fail(c, key, asc_code); }
-  void hpb_respond(uint8_t tag, uint8_t lun) override { respond_good(tag, lun); }
+  void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc_code) override { table_.fail(c, key, asc_code); }
+  void hpb_respond(uint8_t tag, uint8_t lun) override { table_.respond(tag, lun); }
   void hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) override;
   bool hpb_map_page_ready(uint64_t lba) override;
   uint64_t hpb_map_page_entries() const override { return entries_per_map_page_; }
@@ -358,6 +354,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void refuse(const HostCommand& c);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
   void refuse(uint8_t tag);           // the same for a command in progress
   LatencySplit latency_{256};
+  CommandTable table_;
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
@@ -389,6 +386,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint32_t next_map_die_ = 0;
   // Background GC: commands outstanding, when the last one arrived or ended, idle mode.
   void host_activity_ended();
+  void command_ended() override { host_activity_ended(); }  // CommandEndListener
   uint32_t outstanding_ = 0;
   uint64_t last_activity_ps_ = 0;
   bool idle_timer_armed_ = false;

@@ -11,10 +11,8 @@ uint32_t DeviceFirmware::hpb_mapping(uint64_t lba) const {
 }
 
 void DeviceFirmware::hpb_claim_tag(uint8_t tag, uint8_t lun) {
-  TagState& t = tags_[tag];
-  t = TagState{};
-  t.kind = TagKind::Control;
-  t.lun = lun;
+  tags_[tag] = TagState{};
+  table_.claim(tag, CommandKind::Control, lun);
 }
 
 void DeviceFirmware::hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) {

@@ -45,6 +45,23 @@ uint64_t WriteBooster::flush_idle_ps() const {
   return (us ? us : 1) * 1000000ull;
 }
 
+void WriteBooster::visit_stats(StatsVisitor& v) const {
+  const WriteBoosterStats& w = stats_;
+  const double capacity = double(capacity_sectors_);
+  v.text("writebooster.buffer_type", params_.buffer_type, "dedicated or shared buffer");
+  v.count("writebooster.buffer_bytes", capacity_sectors_ * kSectorBytes, "B", "SLC buffer capacity for user data");
+  v.count("writebooster.slc_blocks", slc_blocks_total(), "blocks", "blocks operated as SLC for the buffer");
+  v.count("writebooster.slc_write_bytes", w.slc_write_sectors * kSectorBytes, "B", "host data programmed into the buffer");
+  v.count("writebooster.tlc_write_bytes", w.tlc_write_sectors * kSectorBytes, "B", "host data programmed straight to TLC");
+  v.count("writebooster.flushed_bytes", w.flushed_sectors * kSectorBytes, "B", "valid data flushes moved to TLC");
+  v.count("writebooster.flushed_blocks", w.flushed_blocks, "blocks", "SLC blocks flushed and erased");
+  v.count("writebooster.idle_flushes", w.flushes_started, "", "idle periods in which a flush ran");
+  v.figure("writebooster.buffer_fill", capacity_sectors_ ? double(used_sectors_) / capacity : 0.0, "fraction",
+           "buffer fill at the end");
+  v.figure("writebooster.peak_buffer_fill", capacity_sectors_ ? double(w.peak_used_sectors) / capacity : 0.0,
+           "fraction", "fullest the buffer got");
+}
+
 void WriteBooster::register_queries(QueryServer& server) {
   using namespace ufs_query;
   for (uint8_t idn : {kFlagWbEn, kFlagWbFlushEn, kFlagWbFlushDuringHibernate}) server.add_flag(idn, *this);

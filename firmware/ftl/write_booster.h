@@ -16,6 +16,7 @@
 #include "hal/flash_types.h"
 #include "protocol/ufs_protocol.h"
 #include "query/query_server.h"
+#include "stats_visitor.h"
 
 namespace ufs {
 
@@ -98,6 +99,7 @@ class WriteBooster : public QueryHandler {
 
   WriteBoosterStats& stats() { return stats_; }
   const WriteBoosterStats& stats() const { return stats_; }
+  void visit_stats(StatsVisitor& v) const;
 
  private:
   WriteBoosterParams params_;

@@ -546,6 +546,39 @@ void HpbDevice::on_response(CommandResponse& r) {
 
 // ---------------------------------------------------------------- QUERY
 
+void HpbDevice::visit_stats(StatsVisitor& v) const {
+  const HpbStats& h = stats_;
+  v.count("hpb.version", params_.version, "", "wHPBVersion");
+  v.text("hpb.control_mode", params_.control_mode, "bHPBControl: device or host control mode");
+  v.count("hpb.device.hpb_reads", h.hpb_reads, "commands", "HPB READ commands accepted");
+  v.count("hpb.device.hpb_read_blocks", h.hpb_read_blocks, "blocks", "blocks HPB READs asked for");
+  v.count("hpb.device.verified", h.verified, "entries", "entries the crypto engine accepted and the read used");
+  v.count("hpb.device.rejected_forged", h.rejected_forged, "commands", "entries not issued for this LBA and generation");
+  v.count("hpb.device.rejected_dirty", h.rejected_dirty, "commands", "sub-region changed since published");
+  v.count("hpb.device.rejected_no_ppn", h.rejected_no_ppn, "commands", "authentic entry of an LBA with no NAND copy");
+  v.count("hpb.device.rejected_not_contiguous", h.rejected_not_contiguous, "commands", "run not physically contiguous");
+  v.count("hpb.device.rejected_stale_in_flight", h.rejected_stale_in_flight, "commands", "map changed between verify and read");
+  v.count("hpb.device.fallbacks", h.fallbacks, "commands", "HPB READs served by the normal lookup");
+  v.count("hpb.device.check_conditions", h.check_conditions, "commands", "malformed HPB CDBs or parameters");
+  v.count("hpb.device.read_buffers", h.read_buffers, "commands", "READ BUFFER (map) commands served");
+  v.count("hpb.device.entries_signed", h.entries_signed, "entries", "entries signed for the host");
+  v.count("hpb.device.read_buffer_map_loads", h.read_buffer_map_loads, "pages", "map pages READ BUFFER loaded from NAND");
+  v.count("hpb.device.write_buffer_inactivate", h.write_buffer_inactivate, "commands", "WRITE BUFFER 0x01");
+  v.count("hpb.device.write_buffer_prefetch", h.write_buffer_prefetch, "commands", "WRITE BUFFER 0x02");
+  v.count("hpb.device.write_buffer_inactivate_all", h.write_buffer_inactivate_all, "commands", "WRITE BUFFER 0x03");
+  v.count("hpb.device.dirty_marks", h.dirty_marks, "sub-regions", "clean published sub-regions made dirty");
+  v.count("hpb.device.activate_recommendations", h.activate_recommendations, "", "activations recommended in responses");
+  v.count("hpb.device.inactivate_recommendations", h.inactivate_recommendations, "", "inactivations recommended");
+  v.count("hpb.device.responses_with_hpb_sense", h.responses_with_hpb_sense, "responses", "responses carrying HPB sense data");
+  v.count("hpb.device.active_regions", active_regions(), "regions", "regions the host holds (device's view)");
+  if (!params_.response_entries) return;
+  v.count("hpb.device.delta_changes", h.delta_changes, "entries", "map changes tracked entry by entry");
+  v.count("hpb.device.delta_overflows", h.delta_overflows, "entries", "changes that dirtied the sub-region: tracking full");
+  v.count("hpb.device.delta_peak", h.delta_peak, "entries", "most changed entries tracked at once");
+  v.count("hpb.device.response_entries_sent", h.response_entries_sent, "entries", "updated entries sent in responses");
+  v.count("hpb.device.rejected_updated", h.rejected_updated, "commands", "entries older than a tracked change");
+}
+
 void HpbDevice::register_queries(QueryServer& server) {
   using namespace ufs_query;
   server.add_flag(kFlagHpbEnable, *this);

@@ -14,11 +14,13 @@
 #include <deque>
 #include <map>
 #include <vector>
+#include "command/command_table.h"
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
 #include "hpb/hpb_params.h"
 #include "protocol/ufs_protocol.h"
 #include "query/query_server.h"
+#include "stats_visitor.h"
 
 namespace ufs {
 
@@ -70,7 +72,7 @@ class HpbFtl {
   virtual void hpb_verify_time(uint8_t tag, bool begin) = 0;
 };
 
-class HpbDevice : public L2pObserver, public QueryHandler {
+class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook {
  public:
   HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params);
 
@@ -98,7 +100,7 @@ class HpbDevice : public L2pObserver, public QueryHandler {
   void on_map_miss(uint64_t lba);
   // Every RESPONSE passes here: ends the command's HPB state and adds pending
   // recommendations to a GOOD response (device control mode).
-  void on_response(CommandResponse& r);
+  void on_response(CommandResponse& r) override;
   // An HPB read about to look its blocks up: false if its entries can no longer be
   // trusted (the map changed since they were verified); the read then falls back.
   bool still_fresh(uint8_t tag) const;
@@ -111,6 +113,7 @@ class HpbDevice : public L2pObserver, public QueryHandler {
   bool enabled() const { return enabled_; }
 
   const HpbStats& stats() const { return stats_; }
+  void visit_stats(StatsVisitor& v) const;
   const HpbDeviceParams& params() const { return params_; }
   uint32_t subregions() const { return uint32_t(dirty_.size()); }
   uint32_t regions() const { return regions_; }

@@ -8,7 +8,49 @@ namespace ufs {
 namespace {
 const char* const kOpNames[4] = {"read", "write", "flush", "unmap"};
 double seconds(const sc_core::sc_time& t) { return t.to_seconds(); }
+
+// Walks the firmware's statistics into stats.json: a key's dots are nested objects.
+class JsonStats : public StatsVisitor {
+ public:
+  explicit JsonStats(nlohmann::json& root) : root_(root) {}
+  void count(const char* key, uint64_t value, const char*, const char*) override { at(key) = value; }
+  void figure(const char* key, double value, const char*, const char*) override { at(key) = value; }
+  void flag(const char* key, bool value, const char*) override { at(key) = value; }
+  void text(const char* key, const std::string& value, const char*) override { at(key) = value; }
+
+ private:
+  nlohmann::json& at(const char* key) {
+    nlohmann::json* node = &root_;
+    const char* part = key;
+    for (const char* c = key;; ++c) {
+      if (*c != '.' && *c != 0) continue;
+      node = &(*node)[std::string(part, c)];
+      if (*c == 0) return *node;
+      part = c + 1;
+    }
+  }
+  nlohmann::json& root_;
+};
+
+// Remembers the firmware's counters (ftl.measured subtracts them).
+class CountSnapshot : public StatsVisitor {
+ public:
+  explicit CountSnapshot(std::map<std::string, uint64_t>& out) : out_(out) {}
+  void count(const char* key, uint64_t value, const char*, const char*) override { out_[key] = value; }
+  void figure(const char*, double, const char*, const char*) override {}
+  void flag(const char*, bool, const char*) override {}
+  void text(const char*, const std::string&, const char*) override {}
+
+ private:
+  std::map<std::string, uint64_t>& out_;
+};
 }  // namespace
+
+void RunStatistics::mark_firmware_start(const DeviceFirmware& f) {
+  ftl_at_start_.clear();
+  CountSnapshot snapshot(ftl_at_start_);
+  f.visit_stats(snapshot);
+}
 
 RunStatistics::RunStatistics(bool check_data, uint64_t interval_ps)
     : scoreboard_(check_data ? std::make_unique<Scoreboard>() : nullptr), series_(interval_ps) {}
@@ -134,80 +176,22 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   }
   j["utilisation_window_seconds"] = whole;
 
-  const FirmwareStats& f = p.firmware().stats();
-  json ftl;
-  ftl["logical_blocks"] = p.firmware().logical_blocks();
-  ftl["host_write_blocks"] = f.host_write_blocks;
-  ftl["host_read_blocks"] = f.host_read_blocks;
-  ftl["read_cache_hits"] = f.read_cache_hits;
-  ftl["read_unmapped"] = f.read_unmapped;
-  ftl["flash_reads"] = f.flash_reads;
-  ftl["host_program_sectors"] = f.host_program_sectors;
-  ftl["padding_sectors"] = f.padding_sectors;
-  ftl["host_page_sectors"] = f.host_page_sectors;
-  ftl["gc_cross_pool_victims"] = f.gc_cross_pool_victims;
-  // The counters above are since power-up; these count the measured phase alone (space utilisation).
-  // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
-  auto since = [](uint64_t now, uint64_t start) { return now >= start ? now - start : now; };
-  ftl["measured"] = {{"host_write_blocks", since(f.host_write_blocks, ftl_at_start_.host_write_blocks)},
-                     {"host_program_sectors", since(f.host_program_sectors, ftl_at_start_.host_program_sectors)},
-                     {"padding_sectors", since(f.padding_sectors, ftl_at_start_.padding_sectors)},
-                     {"host_page_sectors", since(f.host_page_sectors, ftl_at_start_.host_page_sectors)},
-                     {"gc_victims", since(f.gc_victims, ftl_at_start_.gc_victims)}};
-  ftl["gc_victims"] = f.gc_victims;
-  ftl["bg_gc_victims"] = f.bg_gc_victims;
-  ftl["gc_moved_sectors"] = f.gc_moved_sectors;
-  ftl["gc_buffered_reads"] = f.gc_reads;
-  ftl["gc_copy_backs"] = f.gc_copy_backs;
-  ftl["gc_cleaned"] = f.gc_cleaned;
-  ftl["gc_clean_us_mean"] = f.gc_cleaned ? double(f.gc_clean_ps) / double(f.gc_cleaned) / 1e6 : 0.0;
-  ftl["erases"] = f.erases;
-  ftl["program_failures"] = f.program_failures;
-  ftl["erase_failures"] = f.erase_failures;
-  ftl["bad_blocks"] = p.firmware().blocks().bad_blocks();
+  // The firmware's figures: every part walks its own (DeviceFirmware::visit_stats).
+  JsonStats firmware_stats(j);
+  p.firmware().visit_stats(firmware_stats);
   {
-    // Wear: erase counts over the blocks still in use (Agrawal et al.'s table 7 columns).
-    const BlockManager& bm = p.firmware().blocks();
-    double sum = 0, sum2 = 0;
-    uint32_t n = 0, lo = ~0u, hi = 0;
-    for (uint32_t b = 0; b < bm.block_count(); ++b) {
-      if (bm.info(b).state == BlockState::Bad) continue;
-      const uint32_t e = bm.info(b).erase_count;
-      sum += e; sum2 += double(e) * e; ++n;
-      lo = std::min(lo, e); hi = std::max(hi, e);
+    // The counters are since power-up; these count the measured phase alone (space utilisation).
+    // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
+    json& ftl = j["ftl"];
+    json measured = json::object();
+    for (const char* key : {"host_write_blocks", "host_program_sectors", "padding_sectors", "host_page_sectors", "gc_victims"}) {
+      const uint64_t now = ftl.at(key).get<uint64_t>();
+      const auto start = ftl_at_start_.find(std::string("ftl.") + key);
+      const uint64_t at_start = start == ftl_at_start_.end() ? 0 : start->second;
+      measured[key] = now >= at_start ? now - at_start : now;
     }
-    json wear;
-    const double mean = n ? sum / n : 0.0;
-    wear["erase_count_mean"] = mean;
-    wear["erase_count_stddev"] = n ? std::sqrt(std::max(0.0, sum2 / n - mean * mean)) : 0.0;
-    wear["erase_count_min"] = n ? lo : 0;
-    wear["erase_count_max"] = hi;
-    wear["expired_blocks"] = f.expired_blocks;
-    wear["rate_limited_candidates"] = f.wl_rate_limited;
-    wear["migrations"] = f.wl_migrations;
-    ftl["wear"] = wear;
+    ftl["measured"] = measured;
   }
-  ftl["write_amplification"] = p.firmware().write_amplification();
-  ftl["check_conditions"] = f.check_conditions;
-  ftl["write_protected"] = f.write_protected != 0;          // spare blocks ran out: read-only
-  ftl["write_protect_rejects"] = f.write_protect_rejects;
-  ftl["map_chunks_allocated"] = p.firmware().map().chunks_allocated();
-  ftl["rmw_writes"] = f.rmw_writes;
-  ftl["rmw_flash_sectors"] = f.rmw_flash_sectors;
-  ftl["rmw_cache_sectors"] = f.rmw_cache_sectors;
-  json map;
-  map["read_hits"] = f.map_read_hits;
-  map["read_misses"] = f.map_read_misses;
-  map["read_hit_ratio"] = f.map_read_hits + f.map_read_misses
-                              ? double(f.map_read_hits) / double(f.map_read_hits + f.map_read_misses) : 1.0;
-  map["update_misses"] = f.map_update_misses;
-  map["page_loads"] = f.map_loads;
-  map["merge_reads"] = f.map_merge_reads;
-  map["page_writes"] = f.map_page_writes;
-  map["relocations"] = f.map_relocations;
-  map["idle_writebacks"] = f.idle_map_writebacks;
-  ftl["map_cache"] = map;
-  j["ftl"] = ftl;
 
   json flash;
   flash["reads"] = p.fcc.ops_completed(FlashOpcode::Read);
@@ -221,49 +205,15 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   flash["rule_violations"] = p.fcc.rule_violations();
   j["flash"] = flash;
 
-  json crypto;
+  json& crypto = j["crypto"];
   crypto["model"] = p.crypto.params().model;
-  crypto["session_keys_loaded"] = f.session_keys_loaded;
   crypto["jobs_signed"] = p.crypto.jobs_signed();
   crypto["jobs_verified"] = p.crypto.jobs_verified();
   crypto["verify_failures"] = p.crypto.verify_failures();
   crypto["completion_interrupts"] = p.cpu.crypto_interrupts();  // one drains the result FIFO
-  j["crypto"] = crypto;
 
-  if (const HpbDevice* d = p.firmware().hpb()) {
-    const HpbStats& h = d->stats();
-    json hpb, dev, host;
-    hpb["version"] = d->params().version;
-    hpb["control_mode"] = d->params().control_mode;
-    dev["hpb_reads"] = h.hpb_reads;
-    dev["hpb_read_blocks"] = h.hpb_read_blocks;
-    dev["verified"] = h.verified;
-    dev["rejected_forged"] = h.rejected_forged;
-    dev["rejected_dirty"] = h.rejected_dirty;
-    dev["rejected_no_ppn"] = h.rejected_no_ppn;
-    dev["rejected_not_contiguous"] = h.rejected_not_contiguous;
-    dev["rejected_stale_in_flight"] = h.rejected_stale_in_flight;
-    dev["fallbacks"] = h.fallbacks;
-    dev["check_conditions"] = h.check_conditions;
-    dev["read_buffers"] = h.read_buffers;
-    dev["entries_signed"] = h.entries_signed;
-    dev["read_buffer_map_loads"] = h.read_buffer_map_loads;
-    dev["write_buffer_inactivate"] = h.write_buffer_inactivate;
-    dev["write_buffer_prefetch"] = h.write_buffer_prefetch;
-    dev["write_buffer_inactivate_all"] = h.write_buffer_inactivate_all;
-    dev["dirty_marks"] = h.dirty_marks;
-    dev["activate_recommendations"] = h.activate_recommendations;
-    dev["inactivate_recommendations"] = h.inactivate_recommendations;
-    dev["responses_with_hpb_sense"] = h.responses_with_hpb_sense;
-    dev["active_regions"] = d->active_regions();
-    if (d->params().response_entries) {
-      dev["delta_changes"] = h.delta_changes;
-      dev["delta_overflows"] = h.delta_overflows;
-      dev["delta_peak"] = h.delta_peak;
-      dev["response_entries_sent"] = h.response_entries_sent;
-      dev["rejected_updated"] = h.rejected_updated;
-    }
-    hpb["device"] = dev;
+  if (p.firmware().hpb()) {
+    json host;
     if (HpbHostCache* c = p.hpb_host()) {
       const HpbHostStats& s = c->stats();
       host["policy"] = c->policy().name();
@@ -288,25 +238,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
       host["regulator_drops"] = s.regulator_drops;
       host["response_entries"] = s.response_entries;
       host["response_entries_used"] = s.response_entries_used;
-      hpb["host"] = host;
+      j["hpb"]["host"] = host;
     }
-    j["hpb"] = hpb;
-  }
-
-  if (const WriteBooster* wb = p.firmware().writebooster()) {
-    const WriteBoosterStats& w = wb->stats();
-    json o;
-    o["buffer_type"] = wb->params().buffer_type;
-    o["buffer_bytes"] = wb->capacity_sectors() * kSectorBytes;
-    o["slc_blocks"] = wb->slc_blocks_total();
-    o["slc_write_bytes"] = w.slc_write_sectors * kSectorBytes;
-    o["tlc_write_bytes"] = w.tlc_write_sectors * kSectorBytes;
-    o["flushed_bytes"] = w.flushed_sectors * kSectorBytes;
-    o["flushed_blocks"] = w.flushed_blocks;
-    o["idle_flushes"] = w.flushes_started;
-    o["buffer_fill"] = wb->capacity_sectors() ? double(wb->used_sectors()) / double(wb->capacity_sectors()) : 0.0;
-    o["peak_buffer_fill"] = wb->capacity_sectors() ? double(w.peak_used_sectors) / double(wb->capacity_sectors()) : 0.0;
-    j["writebooster"] = o;
   }
 
   if (scoreboard_) {

@@ -28,7 +28,7 @@ class RunStatistics : public HostObserver {
   // Start of the measured phase: forget what the precondition phase did (the scoreboard keeps it).
   void start_measurement(uint64_t now_ps);
   // ... and the firmware's counters then, for stats.json's ftl.measured (the measured phase alone).
-  void mark_firmware_start(const FirmwareStats& f) { ftl_at_start_ = f; }
+  void mark_firmware_start(const DeviceFirmware& f);
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
 
   Scoreboard* scoreboard() { return scoreboard_.get(); }
@@ -40,7 +40,7 @@ class RunStatistics : public HostObserver {
   nlohmann::json to_json(UfsPlatform& platform, uint64_t end_ps, double wall_seconds) const;
 
  private:
-  FirmwareStats ftl_at_start_{};
+  std::map<std::string, uint64_t> ftl_at_start_;
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];
   std::map<uint32_t, LatencyHistogram> by_stream_;

@@ -56,7 +56,7 @@ class RunController : public sc_core::sc_module {
     measure_start_ps = sc_core::sc_time_stamp().value();
     *measured_base_ = measure_start_ps;
     stats_.start_measurement(measure_start_ps);
-    stats_.mark_firmware_start(platform_.firmware().stats());
+    stats_.mark_firmware_start(platform_.firmware());
     platform_.firmware().reset_latency_split();
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);

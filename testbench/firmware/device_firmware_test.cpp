@@ -104,7 +104,7 @@ TEST_CASE("Bad commands get CHECK CONDITION with ILLEGAL REQUEST and the device 
   r.hw.command(bad);
   r.hw.run();
   CHECK(r.last().asc == asc::kInvalidOpcode);
-  CHECK(r.fw.stats().check_conditions == 5);
+  CHECK(r.fw.commands().stats().check_conditions == 5);
   r.hw.command(make_rw(6, true, 0, 1), stamps_for(0, 1, 1));
   r.hw.run();
   CHECK(r.last().status == scsi_status::kGood);
