@@ -132,6 +132,8 @@ int sc_main(int argc, char* argv[]) {
   bench_cmd->add_option("--ios", bench_ios, "reads to simulate")->capture_default_str();
   bench_cmd->add_option("--preset", bench_preset, "preset")->capture_default_str();
   bench_cmd->add_option("--set", bench_sets, "override a parameter: key=value (repeatable)");
+  std::string bench_out;
+  bench_cmd->add_option("--out", bench_out, "run folder for stats.json, CSVs, config.json (to compare runs)");
   bool bench_write = false;
   bench_cmd->add_flag("--write", bench_write,
                       "4 KiB random writes at QD32 in steady state with GC instead (default: test-small with 128 "
@@ -200,6 +202,7 @@ int sc_main(int argc, char* argv[]) {
       o.workload = "rw=randwrite,bs=4k,iodepth=32,numjobs=1,seed=8,count=" + std::to_string(ios);
       o.check_data = false;
       o.quiet = true;
+      o.out_dir = bench_out;
       const RunResult r = run_simulation(o);
       const auto& f = r.stats["ftl"];
       std::printf("benchmark: %llu x 4 KiB random write, QD32, steady state (device filled, then %llu random writes), "
@@ -221,6 +224,7 @@ int sc_main(int argc, char* argv[]) {
       o.precondition_fill_bytes = 8ull << 30;
       o.check_data = false;
       o.quiet = true;
+      o.out_dir = bench_out;
       const RunResult r = run_simulation(o);
       std::printf("benchmark: %llu x 4 KiB random read, QD32, 8 GiB preconditioned range, preset %s\n",
                   static_cast<unsigned long long>(bench_ios), bench_preset.c_str());
