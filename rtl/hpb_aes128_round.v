@@ -6,7 +6,20 @@
 //               (MixColumns skipped when final_round is set: round 10)
 //
 // Byte order follows FIPS-197: byte 0 of the block is bits [127:120]; the
-// state is column-major (bytes 0..3 are column 0).  Purely combinational.
+// state is column-major (bytes 0..3 are column 0, bits [127:96]).  Purely combinational.
+//
+// SubBytes, ShiftRows and MixColumns are formed per byte with a "T-box" (the table
+// formulation of the round, FIPS-197's authors' own): each state byte x goes through one
+// 8-bit -> 32-bit lookup T(x) = {2.S(x), S(x), S(x), 3.S(x)}, its S-box value times
+// MixColumns' column (2, 1, 1, 3); an output column is the XOR of the four lookups of
+// the bytes ShiftRows brings to it, each rotated to its row. The final round takes
+// the S-box byte out of the same lookup. A lookup is a 256 x 32 ROM in hardware, and an
+// always block with an 8-bit input is one table read in the Verilated model.
+//
+// The round's internal nets stay out of waveform traces (the datapath's state and round
+// key registers are traced): a traced net must be kept as a variable of the Verilated
+// model, so tracing them would make every evaluation store and reload them.
+/* verilator tracing_off */
 module hpb_aes128_round (
     input  wire [127:0] state_in,
     input  wire [127:0] key_in,       // previous round key (the cipher key for round 1)
@@ -15,17 +28,33 @@ module hpb_aes128_round (
     output wire [127:0] key_out,      // this round's key
     output wire [127:0] state_out
 );
+`include "hpb_aes_sbox.v"
+
+  function automatic [7:0] xtime(input [7:0] a);
+    xtime = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);
+  endfunction
+
+  // The T-box ROM: entry x = {2.S(x), S(x), S(x), 3.S(x)}.
+  wire [31:0] tbox [0:255];
+  genvar e;
+  generate
+    for (e = 0; e < 256; e = e + 1) begin : g_rom
+      localparam [7:0] S = hpb_aes_sbox(e[7:0]);
+      assign tbox[e] = {xtime(S), S, S, xtime(S) ^ S};
+    end
+  endgenerate
+
   // ---------------- key schedule step ----------------
   wire [31:0] w0 = key_in[127:96];
   wire [31:0] w1 = key_in[95:64];
   wire [31:0] w2 = key_in[63:32];
   wire [31:0] w3 = key_in[31:0];
-  wire [31:0] rot = {w3[23:0], w3[31:24]};  // RotWord
-  wire [31:0] sub;                           // SubWord(RotWord(w3))
+  // SubWord(RotWord(w3)): byte k of the result is the S-box of byte k+1 of w3.
+  wire [31:0] sub;
   genvar k;
   generate
     for (k = 0; k < 4; k = k + 1) begin : g_key_sbox
-      hpb_aes_sbox u_sbox (.in_byte(rot[8*k+7:8*k]), .out_byte(sub[8*k+7:8*k]));
+      assign sub[31 - 8*k -: 8] = tbox[w3[31 - 8*((k + 1) % 4) -: 8]][23:16];  // its S-box byte
     end
   endgenerate
   wire [31:0] n0 = w0 ^ sub ^ {rcon, 24'h000000};
@@ -34,46 +63,36 @@ module hpb_aes128_round (
   wire [31:0] n3 = w3 ^ n2;
   assign key_out = {n0, n1, n2, n3};
 
-  // ---------------- SubBytes ----------------
-  wire [127:0] sb;
-  genvar b;
-  generate
-    for (b = 0; b < 16; b = b + 1) begin : g_state_sbox
-      hpb_aes_sbox u_sbox (.in_byte(state_in[127-8*b -: 8]), .out_byte(sb[127-8*b -: 8]));
-    end
-  endgenerate
-
-  // ---------------- ShiftRows ----------------
-  // Byte at (row r, column c) = index 4c+r takes the byte at (r, (c+r) mod 4).
-  wire [127:0] sr;
+  // ---------------- SubBytes + ShiftRows + MixColumns ----------------
+  // Output column c, row r takes the byte at row r of input column (c + r) mod 4.
+  wire [31:0] mixed [0:3];
+  wire [31:0] subst [0:3];  // SubBytes + ShiftRows only (the final round)
   genvar c, r;
   generate
-    for (c = 0; c < 4; c = c + 1) begin : g_sr_col
-      for (r = 0; r < 4; r = r + 1) begin : g_sr_row
-        assign sr[127-8*(4*c+r) -: 8] = sb[127-8*(4*(((c+r)%4))+r) -: 8];
+    for (c = 0; c < 4; c = c + 1) begin : g_col
+      wire [31:0] t [0:3];
+      for (r = 0; r < 4; r = r + 1) begin : g_row
+        wire [31:0] tv = tbox[state_in[127 - 32*((c + r) % 4) - 8*r -: 8]];
+        // Rotated to row r: T(x) >>> 8r.
+        if (r == 0) begin : g_rot0
+          assign t[r] = tv;
+        end else begin : g_rot
+          assign t[r] = {tv[8*r-1:0], tv[31:8*r]};
+        end
       end
+      assign mixed[c] = t[0] ^ t[1] ^ t[2] ^ t[3];
+      assign subst[c] = {t[0][23:16], t[1][15:8], t[2][7:0], t[3][31:24]};
     end
   endgenerate
 
-  // ---------------- MixColumns ----------------
-  function automatic [7:0] xtime(input [7:0] a);
-    xtime = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);
-  endfunction
-
-  wire [127:0] mc;
-  genvar m;
+  wire [31:0] kc [0:3];
+  assign kc[0] = n0;
+  assign kc[1] = n1;
+  assign kc[2] = n2;
+  assign kc[3] = n3;
   generate
-    for (m = 0; m < 4; m = m + 1) begin : g_mc_col
-      wire [7:0] a0 = sr[127-32*m -: 8];
-      wire [7:0] a1 = sr[119-32*m -: 8];
-      wire [7:0] a2 = sr[111-32*m -: 8];
-      wire [7:0] a3 = sr[103-32*m -: 8];
-      assign mc[127-32*m -: 8] = xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3;
-      assign mc[119-32*m -: 8] = a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3;
-      assign mc[111-32*m -: 8] = a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3;
-      assign mc[103-32*m -: 8] = xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3);
+    for (c = 0; c < 4; c = c + 1) begin : g_out
+      assign state_out[127 - 32*c -: 32] = (final_round ? subst[c] : mixed[c]) ^ kc[c];
     end
   endgenerate
-
-  assign state_out = (final_round ? sr : mc) ^ key_out;
 endmodule

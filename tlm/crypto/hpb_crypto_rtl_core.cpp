@@ -70,7 +70,8 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
     m.in_ppn = job.ppn;
     m.in_entry = job.entry;
     m.in_id = uint8_t(++id_);
-    m.eval();  // in_ready is combinational from state only; settle the inputs
+    // in_ready is combinational from state only (settled by the last edge), and the
+    // inputs settle in the first tick's clock-low evaluation: no eval of its own.
     while (!m.in_ready) tick();
     HpbCoreResult out;
     out.accept_cycle = cycle_;
@@ -117,11 +118,13 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
   }
 
  private:
-  // Bring the unit to edge `edge` when it is idle: retire a result still on the
-  // output (one edge, so the waves show out_valid dropping), then jump.
+  // Bring the unit to edge `edge` when it is idle: jump. A result still on the output
+  // drops on the next evaluated edge, as out_ready is always high; nothing else in the
+  // unit depends on out_valid then, so only the waves need that edge where it was
+  // (its own edge, so they show out_valid dropping), and it is evaluated only for them.
   void advance_idle_to(uint64_t edge) {
     if (edge <= cycle_) return;
-    if (model_->out_valid) tick();
+    if (vcd_ && model_->out_valid) tick();
     cycle_ = std::max(cycle_, edge);
   }
 
