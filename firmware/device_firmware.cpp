@@ -8,7 +8,7 @@ namespace ufs {
 namespace {
 // The kinds of flash operation the parts still inside DeviceFirmware issue: in the top bits
 // of the index the flash port hands back.
-enum class OpKind : uint64_t { ReadSegment = 1, UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
+enum class OpKind : uint64_t { UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
                                MapProgram = 7, RecoveryRead = 8, FillRead = 9,
                                GcCopyBack = 10 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
@@ -47,17 +47,15 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       unit_stride_(geometry.hybrid() ? 1 : params.write_unit_sectors(geometry)),
       alloc_(make_policy(geometry, params)),
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
-      read_area_(read_slots_),
-      segments_(read_slots_),
       tags_(256),
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       gc_(geometry.dies()),
       gc_burst_(geometry.dies() * 2, 0),
-      flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled) {
+      flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
+      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, *this) {
   flash_client_ = flash_.attach(*this);
   table_.set_end_listener(this);
-  free_segments_.reserve(segments_.size());
-  for (uint32_t i = static_cast<uint32_t>(segments_.size()); i-- > 0;) free_segments_.push_back(i);
+  reads_.set_next_waiters(this);
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
   // slot, a large-page unit an aligned run of large_capacity() slots (the others absorbed).
   const uint32_t unit_count = params.write_cache_kib / 4 / unit_stride_;
@@ -101,7 +99,8 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
-    table_.set_response_hook(hpb_.get());  // device control mode recommendations ride on responses
+    table_.set_response_hook(hpb_.get());
+    reads_.set_verified_entries(hpb_.get());  // device control mode recommendations ride on responses
   }
   if (wb_) wb_->register_queries(query_);
 }
@@ -116,10 +115,7 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   const FirmwareStats& f = stats_;
   v.count("ftl.logical_blocks", logical_blocks_, "blocks", "LBAs the device exports");
   v.count("ftl.host_write_blocks", f.host_write_blocks, "blocks", "blocks the host wrote");
-  v.count("ftl.host_read_blocks", f.host_read_blocks, "blocks", "blocks the host read");
-  v.count("ftl.read_cache_hits", f.read_cache_hits, "blocks", "read blocks served from the write cache");
-  v.count("ftl.read_unmapped", f.read_unmapped, "blocks", "read blocks never written (zeros)");
-  v.count("ftl.flash_reads", f.flash_reads, "reads", "NAND reads of host data");
+  reads_.visit_stats(v);
   v.count("ftl.host_program_sectors", f.host_program_sectors, "sectors", "sectors programmed for host data");
   v.count("ftl.padding_sectors", f.padding_sectors, "sectors", "sectors padded to close a partial unit");
   v.count("ftl.host_page_sectors", f.host_page_sectors, "sectors", "page space programmed for host data");
@@ -193,7 +189,7 @@ std::string DeviceFirmware::debug_state() const {
   for (const auto& u : units_) ++unit_states[uint32_t(u.state)];
   out += "units free/filling/sealed/programming " + std::to_string(unit_states[0]) + "/" +
          std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
-         std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(read_waiters_.size()) +
+         std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(reads_.waiting()) +
          ", writes " + std::to_string(write_waiters_.size()) + ", units for a die " +
          std::to_string(program_waiters_.size()) + ", GC for a unit " + std::to_string(gc_unit_waiters_.size()) + "\n";
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
@@ -358,7 +354,8 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         return;
       }
       if (s.op == ScsiOp::Write && write_protected_) { refuse(c); return; }
-      if (s.op == ScsiOp::Read) start_read(c, s); else start_write(c, s);
+      if (s.op == ScsiOp::Read) reads_.start(c, s.lba, s.blocks, false);
+      else start_write(c, s);
       return;
     case ScsiOp::SynchronizeCache:
       if (s.lba >= logical_blocks_ || (s.blocks && s.blocks > logical_blocks_ - s.lba)) {
@@ -380,66 +377,6 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 
 // ---------------------------------------------------------------- reads
 
-void DeviceFirmware::start_read(const HostCommand& c, const ScsiCommand& s, bool hpb) {
-  TagState& t = tags_[c.tag];
-  t = TagState{};
-  table_.claim(c.tag, CommandKind::Read, c.lun);
-  t.hpb = hpb;
-  t.lba = s.lba;
-  t.blocks = s.blocks;
-  stats_.host_read_blocks += s.blocks;
-  stage_read_segments(c.tag);
-}
-
-void DeviceFirmware::stage_read_segments(uint8_t tag) {
-  TagState& t = tags_[tag];
-  // A read queued for buffer space is staged only from the queue (retry_waiters clears
-  // `waiting` first). Staged any other way (its own DATA IN ending), it would finish with
-  // its tag still queued, and the tag's next command would get read segments and a
-  // second RESPONSE.
-  if (t.waiting) return;
-  // Two segments in flight per command keep NAND and link busy on long reads.
-  while (t.staged < t.blocks && t.segments < 2) {
-    const uint32_t n = std::min(params_.read_segment_blocks, t.blocks - t.staged);
-    const int64_t slot = free_segments_.empty() ? -1 : read_area_.allocate(n);
-    if (slot < 0) {
-      if (!t.waiting) { t.waiting = true; read_waiters_.push_back(tag); }
-      return;
-    }
-    const uint32_t seg = free_segments_.back();
-    free_segments_.pop_back();
-    ReadSegment& g = segments_[seg];
-    g = ReadSegment{};
-    g.busy = true;
-    g.tag = tag;
-    g.first_block = t.staged;
-    g.blocks = n;
-    g.slot = static_cast<uint32_t>(slot);
-    t.staged += n;
-    ++t.segments;
-    t.segment_ids[t.segment_ids[0] == kNone ? 0 : 1] = seg;
-
-    // HPB: the verified entries replace the lookups, unless the map changed meanwhile.
-    if (t.hpb && !hpb_->still_fresh(tag)) t.hpb = false;
-    // Map pages first: a lookup whose page is not in SRAM waits for its load from NAND.
-    if (map_cache_ && !t.hpb) {
-      const uint32_t first = map_page_of(t.lba + g.first_block), last = map_page_of(t.lba + g.first_block + n - 1);
-      for (uint32_t mp = first; mp <= last; ++mp) {
-        if (map_cache_->resident(mp)) { map_cache_->touch(mp); ++stats_.map_read_hits; continue; }
-        ++stats_.map_read_misses;
-        if (hpb_) hpb_->on_map_miss(uint64_t(mp) * entries_per_map_page_);
-        hal_.charge_cycles(params_.cycles_map_miss);
-        if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); continue; }  // nothing on NAND yet
-        if (map_load_waiters_[mp].empty()) issue_map_load(mp);
-        map_load_waiters_[mp].push_back(seg);
-        ++g.map_wait;
-      }
-      if (g.map_wait) { latency_.begin(tag, LatencyPart::MapLoad, hal_.now_ps()); continue; }
-    }
-    submit_segment_reads(seg);
-  }
-}
-
 void DeviceFirmware::issue_map_load(uint32_t page) {
   flash_.read(flash_client_, cookie(OpKind::MapLoad, page),
               blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page])), 0, spp_,
@@ -447,95 +384,11 @@ void DeviceFirmware::issue_map_load(uint32_t page) {
   ++stats_.map_loads;
 }
 
-// Look every block of a staged segment up; merge consecutive sectors of one physical page into one read.
-void DeviceFirmware::submit_segment_reads(uint32_t seg) {
-  ReadSegment& g = segments_[seg];
-  TagState& t = tags_[g.tag];
-  const uint32_t n = g.blocks;
-  // The open run of sectors of one page: one read.
-  FlashAddress at;
-  uint32_t first_sector = 0, count = 0, prev_ppa = 0;
-  uint64_t buffer = 0;
-  auto submit = [&] {
-    flash_.read(flash_client_, cookie(OpKind::ReadSegment, seg), at, first_sector, count, buffer);
-    ++g.pending_reads;
-  };
-  hal_.l2p_sram_access(4 * n, false);
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint64_t lba = t.lba + g.first_block + i;
-    hal_.charge_cycles(params_.cycles_map_lookup);
-    const uint32_t e = t.hpb ? hpb_->resolved_ppa(g.tag, g.first_block + i) : map_.get(lba);
-    const uint64_t dst = slot_address(g.slot + i);
-    if (e == L2pMap::kUnmapped) {
-      ++stats_.read_unmapped;
-      hal_.zero_buffer(dst, uint32_t(kSectorBytes));
-      continue;
-    }
-    if (L2pMap::is_cached(e)) {
-      ++stats_.read_cache_hits;
-      hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
-      continue;
-    }
-    if (count && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 && buffer + uint64_t(count) * kSectorBytes == dst) {
-      ++count;
-      prev_ppa = e;
-      continue;
-    }
-    if (count) submit();
-    at = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
-    first_sector = blocks_.sector_of(e);
-    count = 1;
-    buffer = dst;
-    prev_ppa = e;
-  }
-  if (count) submit();
-  stats_.flash_reads += g.pending_reads;
-  if (g.pending_reads == 0) segment_ready(seg);
-  else latency_.begin(g.tag, LatencyPart::Nand, hal_.now_ps());
-}
-
-void DeviceFirmware::segment_ready(uint32_t seg) {
-  segments_[seg].ready = true;
-  send_ready_segments(segments_[seg].tag);
-}
-
-// DATA IN leaves in offset order: a segment goes only when it is the next one.
-void DeviceFirmware::send_ready_segments(uint8_t tag) {
-  TagState& t = tags_[tag];
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    for (uint32_t i : t.segment_ids) {
-      if (i == kNone) continue;
-      ReadSegment& g = segments_[i];
-      if (!g.ready || g.sent || g.first_block != t.next_send) continue;
-      g.sent = true;
-      t.next_send += g.blocks;
-      hal_.charge_cycles(params_.cycles_transfer_setup);
-      latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
-      hal_.send_data_in(tag, g.first_block * uint32_t(kSectorBytes), slot_address(g.slot),
-                        g.blocks * uint32_t(kSectorBytes), i);
-      progress = true;
-    }
-  }
-}
-
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
-  TagState& t = tags_[tag];
   if (token & kControlToken) { table_.control_data_sent(tag); return; }
   if (token & HpbDevice::kToken) { hpb_->on_data_in_done(tag); return; }
-  ReadSegment& g = segments_[token];
-  latency_.end(tag, LatencyPart::Transfer, hal_.now_ps());
-  read_area_.release(g.slot, g.blocks);
-  g.busy = false;
-  free_segments_.push_back(static_cast<uint32_t>(token));
-  --t.segments;
-  for (uint32_t& id : t.segment_ids) if (id == token) id = kNone;
-  t.done += g.blocks;
-  if (t.done == t.blocks) table_.respond(tag, table_.lun(tag));
-  else stage_read_segments(tag);
-  retry_waiters();
+  reads_.data_in_done(tag, token);
 }
 
 // ---------------------------------------------------------------- writes
@@ -862,13 +715,11 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
 }
 
 void DeviceFirmware::retry_waiters() {
-  for (size_t n = read_waiters_.size(); n > 0 && !read_waiters_.empty(); --n) {
-    const uint8_t tag = read_waiters_.front();
-    read_waiters_.pop_front();
-    tags_[tag].waiting = false;
-    stage_read_segments(tag);
-    if (tags_[tag].waiting) break;  // still no room: keep FIFO order
-  }
+  reads_.retry_waiting();
+  retry_waiting();
+}
+
+void DeviceFirmware::retry_waiting() {
   for (size_t n = write_waiters_.size(); n > 0 && !write_waiters_.empty(); --n) {
     const uint8_t tag = write_waiters_.front();
     write_waiters_.pop_front();
@@ -1023,14 +874,6 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
 void DeviceFirmware::on_flash_done(uint64_t op, const FlashCompletion& c) {
   const uint64_t index = index_of(op);
   switch (kind_of(op)) {
-    case OpKind::ReadSegment: {
-      ReadSegment& g = segments_[index];
-      if (--g.pending_reads == 0) {
-        latency_.end(g.tag, LatencyPart::Nand, hal_.now_ps());
-        segment_ready(static_cast<uint32_t>(index));
-      }
-      return;
-    }
     case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::GcRead: gc_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::Erase: erase_done(static_cast<uint32_t>(index), c.status); return;
@@ -1613,6 +1456,23 @@ void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
 
 // ---------------------------------------------------------------- L2P map cache
 
+uint32_t DeviceFirmware::wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& waiter, uint32_t token) {
+  if (!map_cache_) return 0;
+  uint32_t waits = 0;
+  const uint32_t first = map_page_of(lba), last = map_page_of(lba + blocks - 1);
+  for (uint32_t mp = first; mp <= last; ++mp) {
+    if (map_cache_->resident(mp)) { map_cache_->touch(mp); ++stats_.map_read_hits; continue; }
+    ++stats_.map_read_misses;
+    if (hpb_) hpb_->on_map_miss(uint64_t(mp) * entries_per_map_page_);
+    hal_.charge_cycles(params_.cycles_map_miss);
+    if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); continue; }  // nothing on NAND yet
+    if (map_load_waiters_[mp].empty()) issue_map_load(mp);
+    map_load_waiters_[mp].emplace_back(&waiter, token);
+    ++waits;
+  }
+  return waits;
+}
+
 void DeviceFirmware::install_map_page(uint32_t page, bool loaded) {
   const uint32_t victim = map_cache_->insert(page, loaded);
   if (victim == MapCache::kNone) return;
@@ -1635,15 +1495,12 @@ void DeviceFirmware::map_page_needed_for_update(uint32_t page) {
 void DeviceFirmware::map_load_done(uint32_t page) {
   hal_.charge_cycles(params_.cycles_map_miss);
   install_map_page(page, true);
-  std::vector<uint32_t> waiting;
+  std::vector<std::pair<MapWaiter*, uint32_t>> waiting;
   waiting.swap(map_load_waiters_[page]);
   bool hpb_waiting = false;
-  for (uint32_t seg : waiting) {
-    if (seg == kNone) { hpb_waiting = true; continue; }  // a READ BUFFER waits for it
-    if (--segments_[seg].map_wait == 0) {
-      latency_.end(segments_[seg].tag, LatencyPart::MapLoad, hal_.now_ps());
-      submit_segment_reads(seg);
-    }
+  for (const auto& [waiter, token] : waiting) {
+    if (!waiter) { hpb_waiting = true; continue; }  // a READ BUFFER waits for it
+    waiter->map_page_loaded(token);
   }
   if (hpb_waiting) hpb_->on_map_page_loaded();
 }

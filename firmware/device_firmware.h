@@ -24,6 +24,7 @@
 #include "hal/hal.h"
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
+#include "command/read_engine.h"
 #include "hpb/hpb_device.h"
 #include "query/query_server.h"
 #include "scsi/scsi_command.h"
@@ -32,11 +33,7 @@
 namespace ufs {
 
 struct FirmwareStats {
-  uint64_t host_read_blocks = 0;
   uint64_t host_write_blocks = 0;
-  uint64_t read_cache_hits = 0;        // blocks served from the write cache
-  uint64_t read_unmapped = 0;          // blocks never written (zeros)
-  uint64_t flash_reads = 0;            // host data page reads
   uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
   uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
   uint64_t gc_cross_pool_victims = 0;  // hybrid page size: victims whose data went to the other pool
@@ -84,7 +81,8 @@ struct FirmwareStats {
   uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener {
+class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
+                       private MapLookups, private BufferWaiters {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -114,6 +112,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   // Every part's statistics, named as in stats.json (stats_visitor.h).
   void visit_stats(StatsVisitor& v) const;
   const CommandTable& commands() const { return table_; }
+  const ReadEngine& reads() const { return reads_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
   void reset_latency_split() { latency_.reset_sums(); }
@@ -136,25 +135,11 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   // ---- buffer layout: [read area slots][write cache units], 4 KiB slots
 
   // ---- per-tag command state
-  struct ReadSegment {
-    bool busy = false;
-    uint8_t tag = 0;
-    uint32_t first_block = 0;  // offset within the command, in blocks
-    uint32_t blocks = 0;
-    uint32_t slot = 0;
-    uint32_t pending_reads = 0;
-    bool ready = false;        // all data in the buffer
-    bool sent = false;         // DATA IN issued
-    uint32_t map_wait = 0;     // map page loads still to come before the lookups
-  };
   struct TagState {
     uint64_t lba = 0;
     uint32_t blocks = 0;
     uint32_t staged = 0;       // Read: blocks assigned to segments; Write: blocks requested
     uint32_t done = 0;         // Read: blocks sent; Write: blocks arrived
-    uint32_t segments = 0;     // Read: segments in flight
-    uint32_t segment_ids[2] = {~0u, ~0u};  // Read: those segments
-    uint32_t next_send = 0;    // Read: block offset the next DATA IN must start at
     bool fua = false;
     uint32_t nondurable = 0;   // Write with FUA: sectors not yet programmed
     uint32_t sync_pending = 0; // Sync: units still to program
@@ -165,7 +150,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     uint32_t control_bytes = 0;
     bool waiting = false;      // queued for buffer space
     bool rejected = false;     // Write: refused (write protected) once its data in flight has arrived
-    bool hpb = false;          // Read: PPAs come from a verified HPB entry (no map lookup)
   };
 
   // ---- program units: unit_sectors_ slots programmed together on one die
@@ -232,18 +216,14 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   };
 
   // command handling
-  void start_read(const HostCommand& c, const ScsiCommand& s, bool hpb = false);
-  void stage_read_segments(uint8_t tag);
-  void segment_ready(uint32_t seg);
-  void send_ready_segments(uint8_t tag);
   void start_write(const HostCommand& c, const ScsiCommand& s);
   void request_write_data(uint8_t tag);
   void write_data_arrived(uint32_t unit, uint32_t pos, uint32_t count);
   void start_sync(const HostCommand& c);
   void start_unmap(const HostCommand& c, const ScsiCommand& s);
   void finish_unmap(uint8_t tag);
-  void retry_waiters();
-  void submit_segment_reads(uint32_t seg);
+  void retry_waiters();   // reads, then writes
+  void retry_waiting() override;  // BufferWaiters: writes waiting for a unit
   // logical pages: the filling host unit for an LBA; the rest of a logical page a write
   // does not cover, from the cache, zeros or NAND (read-modify-write)
   uint32_t& filling_unit(uint64_t lba);
@@ -254,6 +234,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint32_t map_page_of(uint64_t lba) const { return uint32_t(lba / entries_per_map_page_); }
   void map_page_needed_for_update(uint32_t page);
   void install_map_page(uint32_t page, bool loaded);
+  uint32_t wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& waiter, uint32_t token) override;
   void map_load_done(uint32_t page);
   void queue_map_writeback(uint32_t page);
   void flush_map_writebacks(bool force);
@@ -340,9 +321,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::unique_ptr<HybridSlotRuns> slot_runs_;  // hybrid: write-cache slots of small and large units
   AllocationPolicy alloc_;
   uint32_t read_slots_;
-  SlotAllocator read_area_;
-  std::vector<ReadSegment> segments_;
-  std::vector<uint32_t> free_segments_;
   std::vector<TagState> tags_;
   // End of life: the spare blocks are gone (grown bad blocks ate them) and GC can no longer
   // make a free block; the device turns read-only (DATA PROTECT / WRITE PROTECTED), keeping
@@ -359,13 +337,13 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::vector<uint32_t> free_units_;
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
   uint32_t next_pool_ = 0;           // striping pointer (index in the stripe order)
-  std::deque<uint8_t> read_waiters_; // reads waiting for buffer space
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
   std::vector<GcState> gc_;
   std::vector<uint8_t> gc_burst_;                // per die and pool: foreground GC runs until gc_stop_free_blocks
   FlashPort flash_;
   uint32_t flash_client_ = 0;
+  ReadEngine reads_;
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
   std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
@@ -377,7 +355,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::unique_ptr<MapCache> map_cache_;          // null: the whole map is resident
   std::vector<uint32_t> map_dir_;                // map page -> PPA of its first sector on NAND
   std::vector<uint64_t> map_dir_seq_;            // program sequence of that copy
-  std::vector<std::vector<uint32_t>> map_load_waiters_;  // per page being loaded: segments waiting
+  std::vector<std::vector<std::pair<MapWaiter*, uint32_t>>> map_load_waiters_;  // per page being loaded: who waits
   std::deque<uint32_t> map_writeback_;           // map pages to program, each at most once
   std::vector<uint8_t> map_queued_;              // per map page: in map_writeback_
   std::vector<std::deque<uint32_t>> map_relocations_;  // per die: map pages its GC must rewrite

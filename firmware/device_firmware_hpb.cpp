@@ -16,11 +16,7 @@ void DeviceFirmware::hpb_claim_tag(uint8_t tag, uint8_t lun) {
 }
 
 void DeviceFirmware::hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) {
-  ScsiCommand s;
-  s.op = ScsiOp::Read;
-  s.lba = lba;
-  s.blocks = blocks;
-  start_read(c, s, hpb);
+  reads_.start(c, lba, blocks, hpb);
 }
 
 bool DeviceFirmware::hpb_map_page_ready(uint64_t lba) {
@@ -30,7 +26,9 @@ bool DeviceFirmware::hpb_map_page_ready(uint64_t lba) {
   if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); return true; }  // nothing on NAND yet
   auto& waiters = map_load_waiters_[mp];
   if (waiters.empty()) issue_map_load(mp);
-  if (std::find(waiters.begin(), waiters.end(), kNone) == waiters.end()) waiters.push_back(kNone);
+  // A READ BUFFER waits for it: told after the page's lookups (HpbDevice::on_map_page_loaded).
+  const std::pair<MapWaiter*, uint32_t> hpb_waits{nullptr, kNone};
+  if (std::find(waiters.begin(), waiters.end(), hpb_waits) == waiters.end()) waiters.push_back(hpb_waits);
   return false;
 }
 

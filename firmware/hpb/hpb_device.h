@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 #include "command/command_table.h"
+#include "command/read_engine.h"
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
 #include "hpb/hpb_params.h"
@@ -72,7 +73,7 @@ class HpbFtl {
   virtual void hpb_verify_time(uint8_t tag, bool begin) = 0;
 };
 
-class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook {
+class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook, public VerifiedEntries {
  public:
   HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params);
 
@@ -103,9 +104,9 @@ class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook {
   void on_response(CommandResponse& r) override;
   // An HPB read about to look its blocks up: false if its entries can no longer be
   // trusted (the map changed since they were verified); the read then falls back.
-  bool still_fresh(uint8_t tag) const;
+  bool still_fresh(uint8_t tag) const override;
   // For an HPB read in progress (still_fresh): the PPA of block i of the command.
-  uint32_t resolved_ppa(uint8_t tag, uint32_t block) const {
+  uint32_t resolved_ppa(uint8_t tag, uint32_t block) const override {
     const TagState& t = tags_[tag];
     return t.ppas.empty() ? t.ppa + block : t.ppas[block];
   }

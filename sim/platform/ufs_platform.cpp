@@ -103,7 +103,7 @@ void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<
   add("l2p_misses", st.map_read_misses);
   add("l2p_update_misses", st.map_update_misses);
   add("map_loads", st.map_loads);
-  add("write_cache_hits", st.read_cache_hits);
+  add("write_cache_hits", firmware_->reads().cache_hits());
   cpu.set_trace(t, [t, sampled](uint64_t at) mutable {
     for (Sampled& s : sampled)
       if (*s.value != s.last) {

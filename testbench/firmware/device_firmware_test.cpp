@@ -78,7 +78,7 @@ TEST_CASE("A written block reads back, an unwritten one reads as zeros", "[firmw
   CHECK(got[1] == (SectorStamp{100, 5}));
   CHECK(got[2] == (SectorStamp{101, 5}));
   CHECK(got[3].lba == kNoLba);
-  CHECK(r.fw.stats().read_cache_hits == 2);  // still in the write cache
+  CHECK(r.fw.reads().stats().read_cache_hits == 2);  // still in the write cache
 }
 
 TEST_CASE("Bad commands get CHECK CONDITION with ILLEGAL REQUEST and the device goes on", "[firmware][errors]") {
