@@ -8,8 +8,7 @@ namespace ufs {
 namespace {
 // The kinds of flash operation the parts still inside DeviceFirmware issue: in the top bits
 // of the index the flash port hands back.
-enum class OpKind : uint64_t { UnitProgram = 2, GcRead = 3, Erase = 4, MapLoad = 5, MapMerge = 6,
-                               MapProgram = 7, RecoveryRead = 8, FillRead = 9,
+enum class OpKind : uint64_t { UnitProgram = 2, GcRead = 3, Erase = 4, RecoveryRead = 8, FillRead = 9,
                                GcCopyBack = 10 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 48); }
@@ -52,7 +51,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       gc_(geometry.dies()),
       gc_burst_(geometry.dies() * 2, 0),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
-      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, *this) {
+      map_store_(hal, params_, geometry, logical_blocks_, blocks_, flash_),
+      map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, *this, *this, *this),
+      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_) {
   flash_client_ = flash_.attach(*this);
   table_.set_end_listener(this);
   reads_.set_next_waiters(this);
@@ -77,20 +78,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     shares_ = std::make_unique<HybridPoolShares>(geometry, params.over_provisioning);
     slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, large_capacity());
   }
-  entries_per_map_page_ = geometry.page_bytes / 4;
-  if (params.map_cache) {
-    const uint32_t pages = uint32_t((logical_blocks_ + entries_per_map_page_ - 1) / entries_per_map_page_);
-    const uint32_t capacity = std::max<uint32_t>(1, uint32_t(uint64_t(params.l2p_sram_kib) * 1024 / geometry.page_bytes));
-    MapCachePolicy policy = MapCachePolicy::Lru;
-    parse_map_cache_policy(params.map_cache_policy, policy);  // validate() vouched for the name
-    map_cache_ = std::make_unique<MapCache>(capacity, pages, policy);
-    map_dir_.assign(pages, L2pMap::kUnmapped);
-    map_dir_seq_.assign(pages, 0);
-    map_load_waiters_.resize(pages);
-    map_queued_.assign(pages, 0);
-    map_units_.resize(6);
-    map_relocations_.resize(geometry.dies());
-  }
+  map_store_.set_dirty_sink(map_writer_);
   if (params.writebooster.enabled) {
     wb_ = std::make_unique<WriteBooster>(params.writebooster, geometry);
     blocks_.reserve_slc(wb_->slc_blocks_per_die());
@@ -99,8 +87,10 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
-    table_.set_response_hook(hpb_.get());
-    reads_.set_verified_entries(hpb_.get());  // device control mode recommendations ride on responses
+    table_.set_response_hook(hpb_.get());      // device control mode recommendations ride on responses
+    reads_.set_verified_entries(hpb_.get());   // HPB READ: PPAs from verified entries
+    map_store_.set_miss_listener(hpb_.get());  // device control mode counts map misses
+    map_store_.set_load_listener(hpb_.get());  // READ BUFFER waits for map pages
   }
   if (wb_) wb_->register_queries(query_);
 }
@@ -129,8 +119,7 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   v.figure("ftl.gc_clean_us_mean", f.gc_cleaned ? double(f.gc_clean_ps) / double(f.gc_cleaned) / 1e6 : 0.0, "us",
            "victims' cleaning time, picked to erased");
   v.count("ftl.erases", f.erases, "blocks", "blocks erased");
-  v.count("ftl.program_failures", f.program_failures, "", "programs that failed (grown bad blocks)");
-  v.count("ftl.erase_failures", f.erase_failures, "", "erases that failed");
+  flash_.visit_stats(v);
   v.count("ftl.bad_blocks", blocks_.bad_blocks(), "blocks", "blocks retired");
   {
     // Wear: erase counts over the blocks still in use (Agrawal et al.'s table 7 columns).
@@ -160,17 +149,8 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   v.count("ftl.rmw_writes", f.rmw_writes, "commands", "writes that did not cover whole logical pages");
   v.count("ftl.rmw_flash_sectors", f.rmw_flash_sectors, "sectors", "rest of logical pages read from NAND");
   v.count("ftl.rmw_cache_sectors", f.rmw_cache_sectors, "sectors", "rest of logical pages copied from the cache");
-  const uint64_t lookups = f.map_read_hits + f.map_read_misses;
-  v.count("ftl.map_cache.read_hits", f.map_read_hits, "lookups", "read lookups whose map page was in SRAM");
-  v.count("ftl.map_cache.read_misses", f.map_read_misses, "lookups", "read lookups that waited for a map load");
-  v.figure("ftl.map_cache.read_hit_ratio", lookups ? double(f.map_read_hits) / double(lookups) : 1.0, "fraction",
-           "read lookups served from SRAM");
-  v.count("ftl.map_cache.update_misses", f.map_update_misses, "updates", "map updates whose page was not in SRAM");
-  v.count("ftl.map_cache.page_loads", f.map_loads, "pages", "map pages read from NAND for lookups");
-  v.count("ftl.map_cache.merge_reads", f.map_merge_reads, "pages", "map pages read back to merge updates");
-  v.count("ftl.map_cache.page_writes", f.map_page_writes, "pages", "map pages programmed");
-  v.count("ftl.map_cache.relocations", f.map_relocations, "pages", "map pages rewritten because GC cleaned their block");
-  v.count("ftl.map_cache.idle_writebacks", f.idle_map_writebacks, "pages", "dirty map pages written back in idle time");
+  map_store_.visit_stats(v);
+  map_writer_.visit_stats(v);
   v.count("crypto.session_keys_loaded", f.session_keys_loaded, "", "HPB session keys drawn at power-up");
   if (hpb_) hpb_->visit_stats(v);
   if (wb_) wb_->visit_stats(v);
@@ -230,7 +210,7 @@ std::string DeviceFirmware::debug_state() const {
 // event frees a block, so the device becomes read-only instead of hanging.
 void DeviceFirmware::check_out_of_space() {
   if (write_protected_ || flash_.in_flight() || preconditioning_) return;
-  if (program_waiters_.empty() && map_program_waiters_.empty()) return;
+  if (program_waiters_.empty() && !map_writer_.programs_waiting()) return;
   for (uint32_t d = 0; d < geo_.dies(); ++d) gc_check(d);  // last chance: a victim GC can still clean
   if (flash_.in_flight()) return;
   enter_write_protect();
@@ -376,13 +356,6 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 }
 
 // ---------------------------------------------------------------- reads
-
-void DeviceFirmware::issue_map_load(uint32_t page) {
-  flash_.read(flash_client_, cookie(OpKind::MapLoad, page),
-              blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page])), 0, spp_,
-              kL2pSramBase, uint8_t(params_.map_read_priority));
-  ++stats_.map_loads;
-}
 
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
@@ -706,7 +679,7 @@ void DeviceFirmware::finish_unmap(uint8_t tag) {
         superseded_copy(e) = L2pMap::kUnmapped;
       }
       invalidate_old(e);
-      map_page_needed_for_update(map_page_of(lba + i));
+      map_store_.updated(lba + i);
       map_.set(lba + i, L2pMap::kUnmapped);
       ++stats_.unmapped_blocks;
     }
@@ -808,7 +781,7 @@ void DeviceFirmware::try_program_unit(uint32_t unit) {
 // Choose where the unit goes: GC units on their own die, map pages round robin over the
 // dies, host units by the allocation policy (the next pool in stripe order with room, or
 // their logical pages' pool under static mapping).
-bool DeviceFirmware::place_unit(Unit& u) {
+bool DeviceFirmware::place_unit(UnitPlace& u) {
   const bool map = u.stream == WriteStream::Map, host = u.stream == WriteStream::Host;
   const uint32_t dies = geo_.dies();
   const bool fixed = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold || u.gc_privilege;
@@ -877,9 +850,6 @@ void DeviceFirmware::on_flash_done(uint64_t op, const FlashCompletion& c) {
     case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::GcRead: gc_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::Erase: erase_done(static_cast<uint32_t>(index), c.status); return;
-    case OpKind::MapLoad: map_load_done(static_cast<uint32_t>(index)); return;
-    case OpKind::MapMerge: map_merge_read_done(static_cast<uint32_t>(index)); return;
-    case OpKind::MapProgram: map_unit_programmed(static_cast<uint32_t>(index), c.status); return;
     case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::FillRead: fill_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::GcCopyBack: gc_copy_back_done(static_cast<uint32_t>(index), c); return;
@@ -894,7 +864,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   --b.programs_in_flight;
   if (u.program_failed) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
-    ++stats_.program_failures;
+    flash_.count_program_failure();
     const uint32_t failed_die = blocks_.die_of_block(u.block);
     uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot, b.large);
     if (open == u.block) open = BlockManager::kNoBlock;
@@ -917,7 +887,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
       ++stats_.host_program_sectors;
       if (e == L2pMap::cached(u.first_slot + s)) {
         hal_.charge_cycles(params_.cycles_map_update);
-        map_page_needed_for_update(map_page_of(lba));
+        map_store_.updated(lba);
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);
         invalidate_old(u.old_ppa[s]);  // the new copy is on NAND: the one it supersedes may go
@@ -958,7 +928,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
 bool DeviceFirmware::gc_moved(uint64_t lba, uint32_t from, uint32_t to) {
   const uint32_t e = map_.get(lba);
   if (e == from) {
-    map_page_needed_for_update(map_page_of(lba));
+    map_store_.updated(lba);
     map_.set(lba, to);
   } else if (L2pMap::is_cached(e) && superseded_copy(e) == from) {
     superseded_copy(e) = to;
@@ -1041,8 +1011,15 @@ bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
   stats_.gc_cross_pool_victims += to_other;
   g.start_ps = hal_.now_ps();
   blocks_.info(victim).state = BlockState::Victim;
-  if (blocks_.info(victim).holds_map) relocate_map_pages(die);
-  else gc_fill(die);
+  if (blocks_.info(victim).holds_map) {
+    // GC of a map block: its live map pages are rewritten through the map stream (a merge
+    // read brings back those not in SRAM); the block empties as they land.
+    g.scanned = true;
+    map_writer_.relocate_block(die, victim);
+    maybe_erase_victim(die);
+  } else {
+    gc_fill(die);
+  }
   return true;
 }
 
@@ -1177,7 +1154,7 @@ void DeviceFirmware::gc_copy_back_done(uint32_t index, const FlashCompletion& c)
   GcState& g = gc_[m.die];
   --g.reads_in_flight;
   if (c.status != FlashStatus::Ok) {
-    if (c.status == FlashStatus::ProgramFail) ++stats_.program_failures;
+    if (c.status == FlashStatus::ProgramFail) flash_.count_program_failure();
     copy_back_.destination_failed(m, c.status == FlashStatus::ProgramFail);
     g.no_copy_back = true;
     g.cursor = 0;
@@ -1208,7 +1185,7 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
   const uint32_t die = blocks_.die_of_block(block);
   BlockInfo& b = blocks_.info(block);
   if (status != FlashStatus::Ok || b.retire_after_gc) {
-    if (status != FlashStatus::Ok) ++stats_.erase_failures;
+    if (status != FlashStatus::Ok) flash_.count_erase_failure();
     blocks_.retire_block(block);
     if (hybrid_) shares_->block_retired(b.large, blocks_.sectors_in_block(block));
   }
@@ -1252,11 +1229,7 @@ void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
     program_waiters_.pop_front();
     try_program_unit(unit);
   }
-  for (size_t n = map_program_waiters_.size(); n > 0; --n) {
-    const uint32_t unit = map_program_waiters_.front();
-    map_program_waiters_.pop_front();
-    program_map_unit(unit);
-  }
+  map_writer_.retry_programs();
   gc_check(die);
   wb_flush(die);
 }
@@ -1292,7 +1265,7 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
   }
   if (bg && quiet >= bg && !idle_gc_) {
     idle_gc_ = true;
-    if (params_.bg_map_writeback) write_back_dirty_map_pages();
+    if (params_.bg_map_writeback) map_writer_.write_back_dirty();
     for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
   }
   if (flush && quiet >= flush && !wb_idle_) {
@@ -1353,7 +1326,7 @@ void DeviceFirmware::on_power_up() {
   if (recover_on_power_up_) {
     recover_on_power_up_ = false;
     recovery_start_ps_ = hal_.now_ps();
-    recovery_ = std::make_unique<RecoveryScan>(blocks_, logical_blocks_, uint32_t(map_dir_.size()));
+    recovery_ = std::make_unique<RecoveryScan>(blocks_, logical_blocks_, map_store_.pages());
     for (uint32_t die = 0; die < geo_.dies(); ++die) issue_recovery_read(die);
   }
 }
@@ -1422,17 +1395,16 @@ void DeviceFirmware::finish_recovery() {
     ++recovered;
   }
   stats_.recovered_lbas += recovered;
-  std::vector<uint8_t> replayed(map_dir_.size(), 0);
-  for (uint32_t mp = 0; mp < map_dir_.size(); ++mp) {
+  std::vector<uint8_t> replayed(map_store_.pages(), 0);
+  for (uint32_t mp = 0; mp < map_store_.pages(); ++mp) {
     if (r.map_sequence(mp) != 0) {
-      map_dir_[mp] = r.map_ppa(mp);
-      map_dir_seq_[mp] = r.map_sequence(mp);
-      for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(map_dir_[mp] + s);
+      map_store_.set_location(mp, r.map_ppa(mp), r.map_sequence(mp));
+      for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(r.map_ppa(mp) + s);
     }
-    const uint64_t first = uint64_t(mp) * entries_per_map_page_;
-    const uint64_t end = std::min<uint64_t>(first + entries_per_map_page_, logical_blocks_);
+    const uint64_t first = uint64_t(mp) * map_store_.entries_per_page();
+    const uint64_t end = std::min<uint64_t>(first + map_store_.entries_per_page(), logical_blocks_);
     for (uint64_t lba = first; lba < end && !replayed[mp]; ++lba)
-      replayed[mp] = r.lba_sequence(lba) > map_dir_seq_[mp];
+      replayed[mp] = r.lba_sequence(lba) > map_store_.sequence(mp);
   }
   flash_.restart_sequence(r.max_sequence());
   hal_.charge_cycles(uint64_t(params_.cycles_map_update) * recovered);
@@ -1441,9 +1413,7 @@ void DeviceFirmware::finish_recovery() {
   stats_.recovery_torn_pages += r.torn_pages();
   stats_.recovery_ps = hal_.now_ps() - recovery_start_ps_;
   recovery_.reset();
-  for (uint32_t mp = 0; mp < map_dir_.size(); ++mp)
-    if (replayed[mp]) queue_map_writeback(mp);
-  if (!map_writeback_.empty()) flush_map_writebacks(true);
+  map_writer_.write_back_pages(replayed);
   for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
 }
 
@@ -1452,220 +1422,6 @@ void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
   ++stats_.crypto_results;
   if (!result.valid) ++stats_.crypto_rejected;
   if (hpb_) hpb_->on_crypto_done(result);
-}
-
-// ---------------------------------------------------------------- L2P map cache
-
-uint32_t DeviceFirmware::wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& waiter, uint32_t token) {
-  if (!map_cache_) return 0;
-  uint32_t waits = 0;
-  const uint32_t first = map_page_of(lba), last = map_page_of(lba + blocks - 1);
-  for (uint32_t mp = first; mp <= last; ++mp) {
-    if (map_cache_->resident(mp)) { map_cache_->touch(mp); ++stats_.map_read_hits; continue; }
-    ++stats_.map_read_misses;
-    if (hpb_) hpb_->on_map_miss(uint64_t(mp) * entries_per_map_page_);
-    hal_.charge_cycles(params_.cycles_map_miss);
-    if (map_dir_[mp] == L2pMap::kUnmapped) { install_map_page(mp, true); continue; }  // nothing on NAND yet
-    if (map_load_waiters_[mp].empty()) issue_map_load(mp);
-    map_load_waiters_[mp].emplace_back(&waiter, token);
-    ++waits;
-  }
-  return waits;
-}
-
-void DeviceFirmware::install_map_page(uint32_t page, bool loaded) {
-  const uint32_t victim = map_cache_->insert(page, loaded);
-  if (victim == MapCache::kNone) return;
-  if (map_cache_->dirty(victim)) queue_map_writeback(victim);  // its updates go back to NAND
-  map_cache_->forget(victim);
-}
-
-// A map update (remap or unmap) goes through the cache: the page is made resident
-// (without a load: updates are merged with the NAND copy at write-back) and dirty.
-void DeviceFirmware::map_page_needed_for_update(uint32_t page) {
-  if (!map_cache_) return;
-  if (map_cache_->resident(page)) map_cache_->touch(page);
-  else {
-    ++stats_.map_update_misses;
-    install_map_page(page, false);
-  }
-  map_cache_->mark_dirty(page);
-}
-
-void DeviceFirmware::map_load_done(uint32_t page) {
-  hal_.charge_cycles(params_.cycles_map_miss);
-  install_map_page(page, true);
-  std::vector<std::pair<MapWaiter*, uint32_t>> waiting;
-  waiting.swap(map_load_waiters_[page]);
-  bool hpb_waiting = false;
-  for (const auto& [waiter, token] : waiting) {
-    if (!waiter) { hpb_waiting = true; continue; }  // a READ BUFFER waits for it
-    waiter->map_page_loaded(token);
-  }
-  if (hpb_waiting) hpb_->on_map_page_loaded();
-}
-
-// A page waits once: its write-back programs whatever the page holds by then.
-void DeviceFirmware::queue_map_writeback(uint32_t page) {
-  if (map_queued_[page]) return;
-  map_queued_[page] = 1;
-  map_writeback_.push_back(page);
-  flush_map_writebacks(false);
-}
-
-// Two of the map units are kept for GC relocations, so cleaning a map block never waits
-// behind ordinary write-backs.
-uint32_t DeviceFirmware::free_map_unit(bool relocation) const {
-  uint32_t busy = 0;
-  for (const MapUnit& u : map_units_) busy += u.busy;
-  if (!relocation && busy + 2 >= map_units_.size()) return kNone;
-  for (uint32_t i = 0; i < map_units_.size(); ++i)
-    if (!map_units_[i].busy) return i;
-  return kNone;
-}
-
-// Dirty map pages are written back in program units of program_pages pages; `force`
-// writes a partial unit too (GC relocating map pages must not wait for more).
-void DeviceFirmware::flush_map_writebacks(bool force) {
-  while (map_writeback_.size() >= params_.program_pages || (force && !map_writeback_.empty())) {
-    const uint32_t unit = free_map_unit(false);
-    if (unit == kNone) return;  // retried when a map unit completes
-    MapUnit& u = map_units_[unit];
-    u = MapUnit{};
-    u.busy = true;
-    while (u.pages.size() < params_.program_pages && !map_writeback_.empty()) {
-      const uint32_t page = map_writeback_.front();
-      map_writeback_.pop_front();
-      if (!map_queued_[page]) continue;  // taken over by a GC relocation meanwhile
-      map_queued_[page] = 0;
-      u.pages.push_back(page);
-    }
-    if (u.pages.empty()) { u.busy = false; continue; }
-    start_map_unit(unit);
-  }
-}
-
-void DeviceFirmware::flush_map_relocations(uint32_t die) {
-  auto& queue = map_relocations_[die];
-  while (!queue.empty()) {
-    const uint32_t unit = free_map_unit(true);
-    if (unit == kNone) return;
-    MapUnit& u = map_units_[unit];
-    u = MapUnit{};
-    u.busy = true;
-    u.reloc_die = die;
-    while (u.pages.size() < params_.program_pages && !queue.empty()) {
-      u.pages.push_back(queue.front());
-      queue.pop_front();
-    }
-    start_map_unit(unit);
-  }
-}
-
-// A page not (fully) in SRAM is merged with its NAND copy before it is written back.
-void DeviceFirmware::start_map_unit(uint32_t unit) {
-  MapUnit& u = map_units_[unit];
-  for (uint32_t page : u.pages) {
-    const bool in_sram = map_cache_->resident(page) && map_cache_->loaded(page);
-    if (in_sram || map_dir_[page] == L2pMap::kUnmapped) continue;
-    flash_.read(flash_client_, cookie(OpKind::MapMerge, unit),
-                blocks_.address_of(blocks_.block_of(map_dir_[page]), blocks_.page_of(map_dir_[page])), 0, spp_,
-                kL2pSramBase, uint8_t(params_.map_read_priority));
-    ++u.pending_reads;
-    ++stats_.map_merge_reads;
-  }
-  if (u.pending_reads == 0) program_map_unit(unit);
-}
-
-void DeviceFirmware::map_merge_read_done(uint32_t unit) {
-  if (--map_units_[unit].pending_reads == 0) program_map_unit(unit);
-}
-
-void DeviceFirmware::program_map_unit(uint32_t unit) {
-  MapUnit& mu = map_units_[unit];
-  Unit where;
-  where.stream = WriteStream::Map;
-  if (mu.reloc_die != kNone) {  // GC work: on the victim's die, with its reserve
-    where.die = mu.reloc_die;
-    where.gc_privilege = true;
-  }
-  if (!place_unit(where)) { map_program_waiters_.push_back(unit); return; }
-  mu.block = where.block;
-  mu.page = where.page;
-  mu.die = where.die;
-  mu.seq = flash_.next_sequence();
-  std::vector<PageOob>& oob = flash_.program_oob(params_.program_pages);
-  for (uint32_t p = 0; p < params_.program_pages; ++p) {
-    PageOob& o = oob[p];
-    o.kind = p < mu.pages.size() ? PageKind::MapData : PageKind::Padding;
-    o.sequence = mu.seq;
-    for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
-  }
-  hal_.l2p_sram_access(uint32_t(mu.pages.size()) * geo_.page_bytes, false);
-  flash_.program(flash_client_, cookie(OpKind::MapProgram, unit), blocks_.address_of(mu.block, mu.page),
-                 params_.program_pages, kL2pSramBase);
-  stats_.map_page_writes += mu.pages.size();
-}
-
-void DeviceFirmware::map_unit_programmed(uint32_t unit, FlashStatus status) {
-  MapUnit& mu = map_units_[unit];
-  BlockInfo& b = blocks_.info(mu.block);
-  --b.programs_in_flight;
-  if (status != FlashStatus::Ok) {  // grown bad block: the pages are still in SRAM, program them elsewhere
-    ++stats_.program_failures;
-    const uint32_t failed_die = blocks_.die_of_block(mu.block);
-    uint32_t& open = blocks_.open_block(failed_die, WriteStream::Map);
-    if (open == mu.block) open = BlockManager::kNoBlock;
-    b.state = BlockState::Closed;
-    b.retire_after_gc = true;
-    program_map_unit(unit);
-    gc_check(failed_die);
-    return;
-  }
-  for (uint32_t p = 0; p < mu.pages.size(); ++p) {
-    const uint32_t page = mu.pages[p];
-    if (mu.seq < map_dir_seq_[page]) continue;  // a newer copy already landed
-    const uint32_t old = map_dir_[page];
-    const uint32_t ppa = blocks_.ppa(mu.block, mu.page + p, 0);
-    map_dir_[page] = ppa;
-    map_dir_seq_[page] = mu.seq;
-    for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
-    if (old != L2pMap::kUnmapped)
-      for (uint32_t s = 0; s < spp_; ++s) invalidate_old(old + s);
-  }
-  mu.busy = false;
-  for (uint32_t die = 0; die < map_relocations_.size(); ++die) flush_map_relocations(die);
-  flush_map_writebacks(false);
-}
-
-// GC of a map block: its live map pages are rewritten through the map stream (a
-// merge read brings back those not in SRAM); the block empties as they land.
-void DeviceFirmware::relocate_map_pages(uint32_t die) {
-  GcState& g = gc_[die];
-  for (uint32_t page = 0; page < map_dir_.size(); ++page) {
-    if (map_dir_[page] == L2pMap::kUnmapped || blocks_.block_of(map_dir_[page]) != g.victim) continue;
-    if (map_cache_->resident(page)) map_cache_->mark_clean(page);  // the rewrite carries its updates
-    map_queued_[page] = 0;                                         // and replaces a pending write-back
-    map_relocations_[die].push_back(page);
-    ++stats_.map_relocations;
-  }
-  g.scanned = true;
-  flush_map_relocations(die);
-  maybe_erase_victim(die);
-}
-
-// Idle time: every dirty map page in SRAM goes back to NAND (as a GC relocation does, the page
-// is clean from here; a later update dirties it again), so evictions under the next burst
-// cost no write-back.
-void DeviceFirmware::write_back_dirty_map_pages() {
-  for (uint32_t page = 0; page < map_dir_.size(); ++page) {
-    if (!map_cache_->resident(page) || !map_cache_->dirty(page) || map_queued_[page]) continue;
-    map_cache_->mark_clean(page);
-    map_queued_[page] = 1;
-    map_writeback_.push_back(page);
-    ++stats_.idle_map_writebacks;
-  }
-  flush_map_writebacks(true);
 }
 
 // ---------------------------------------------------------------- preconditioning
@@ -1740,10 +1496,10 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     }
   }
   // The map pages of the filled range, on NAND in map blocks (none of them in SRAM yet).
-  if (map_cache_ && end > first_lba) {
-    const uint32_t first_page = map_page_of(first_lba), last_page = map_page_of(end - 1);
+  if (map_store_.enabled() && end > first_lba) {
+    const uint32_t first_page = map_store_.page_of(first_lba), last_page = map_store_.page_of(end - 1);
     for (uint32_t page = first_page; page <= last_page;) {
-      Unit where;
+      UnitPlace where;
       where.stream = WriteStream::Map;
       if (!place_unit(where)) break;
       --blocks_.info(where.block).programs_in_flight;
@@ -1759,9 +1515,8 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
         }
         if (page > last_page) continue;
         const uint32_t ppa = blocks_.ppa(where.block, where.page + p, 0);
-        invalidate_old(map_dir_[page] == L2pMap::kUnmapped ? L2pMap::kUnmapped : map_dir_[page]);
-        map_dir_[page] = ppa;
-        map_dir_seq_[page] = seq;
+        invalidate_old(map_store_.location(page));
+        map_store_.set_location(page, ppa, seq);
         for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
       }
       backdoor.preload_pages(blocks_.address_of(where.block, where.page), params_.program_pages, stamps.data(),

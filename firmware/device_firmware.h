@@ -25,6 +25,10 @@
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
 #include "command/read_engine.h"
+#include "ftl/gc_events.h"
+#include "ftl/placement.h"
+#include "map/map_store.h"
+#include "map/map_writer.h"
 #include "hpb/hpb_device.h"
 #include "query/query_server.h"
 #include "scsi/scsi_command.h"
@@ -47,22 +51,11 @@ struct FirmwareStats {
   uint64_t gc_clean_ps = 0;           // victims' cleaning time: picked to erased, summed
   uint64_t gc_cleaned = 0;            // victims erased after cleaning
   uint64_t erases = 0;
-  uint64_t program_failures = 0;
-  uint64_t erase_failures = 0;
   uint64_t unmapped_blocks = 0;
   uint64_t flushes = 0;
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
   uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
   uint64_t crypto_rejected = 0;       // of which not valid
-  // L2P map cache (demand-loaded map pages)
-  uint64_t map_read_hits = 0;         // host-read lookups whose map page was in SRAM
-  uint64_t map_read_misses = 0;       // ... that had to wait for a map page load
-  uint64_t map_update_misses = 0;     // map updates (writes, GC, UNMAP) whose page was not in SRAM
-  uint64_t map_loads = 0;             // map pages read from NAND for lookups
-  uint64_t map_merge_reads = 0;       // map pages read back to merge updates before write-back
-  uint64_t map_page_writes = 0;       // map pages programmed (write-back and GC relocation)
-  uint64_t map_relocations = 0;       // map pages rewritten because GC cleaned their block
-  uint64_t idle_map_writebacks = 0;   // dirty map pages written back in idle time (bg_map_writeback)
   // Power-loss recovery (OOB scan at power-up after a sudden power-off)
   uint64_t recoveries = 0;
   uint64_t recovery_page_reads = 0;   // pages whose OOB the scan read
@@ -82,7 +75,8 @@ struct FirmwareStats {
 };
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
-                       private MapLookups, private BufferWaiters {
+                       private BufferWaiters, private UnitPlacer, private FreeSpaceListener,
+                       private ObsoleteCopyListener {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -113,6 +107,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void visit_stats(StatsVisitor& v) const;
   const CommandTable& commands() const { return table_; }
   const ReadEngine& reads() const { return reads_; }
+  const MapStore& map_store() const { return map_store_; }
+  const MapWriter& map_writer() const { return map_writer_; }
+  const FlashPort& flash() const { return flash_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
   void reset_latency_split() { latency_.reset_sums(); }
@@ -154,24 +151,16 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
 
   // ---- program units: unit_sectors_ slots programmed together on one die
   enum class UnitState : uint8_t { Free, Filling, Sealed, Programming };
-  struct Unit {
+  struct Unit : UnitPlace {      // where it goes (GC units stay on their die); capacity: slots it holds
+                                 // (unit_sectors_; hybrid: one small or large page)
     UnitState state = UnitState::Free;
-    WriteStream stream = WriteStream::Host;
-    uint32_t die = 0;            // GC units stay on their die
     uint32_t first_slot = 0;
-    uint32_t capacity = 0;       // slots it holds (unit_sectors_; hybrid: one small or large page)
     uint8_t absorbed = 0;        // hybrid: > 0: this slot is that many slots into the large unit before it
     uint32_t assigned = 0;       // slots given to data (the rest is padding once sealed)
     uint32_t arrived = 0;        // slots whose data is in the buffer
     uint32_t pending_reads = 0;  // GC reads still coming
-    uint32_t block = BlockManager::kNoBlock;
-    uint32_t page = 0;
-    bool gc_privilege = false;       // placement on `die` only, may use the die's last free block (GC work)
-    uint32_t pool = kNone;           // static mapping: the allocation pool its logical pages belong to
-    uint32_t open_slot = 0;          // open-block slot it was placed through (plane-first: the plane)
     uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
     bool program_failed = false;
-    bool slc = false;                // placed in a WriteBooster SLC block
     bool flush = false;              // a WriteBooster flush's unit (GcState::units_in_flight)
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
@@ -180,16 +169,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     std::vector<uint64_t> data_seq;  // per slot: sequence of the host write that produced it (OOB)
     std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
     std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
-  };
-
-  // A write-back of up to program_pages dirty map pages in one program.
-  struct MapUnit {
-    bool busy = false;
-    std::vector<uint32_t> pages;    // map page ids
-    uint32_t pending_reads = 0;     // merge reads still to come
-    uint32_t block = BlockManager::kNoBlock, page = 0, die = 0;
-    uint64_t seq = 0;
-    uint32_t reloc_die = ~0u;       // GC relocation of a map block on this die (else a plain write-back)
   };
 
   struct GcState {
@@ -230,23 +209,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n);
   void fill_read_done(uint32_t index, const FlashCompletion& c);
 
-  // L2P map cache
-  uint32_t map_page_of(uint64_t lba) const { return uint32_t(lba / entries_per_map_page_); }
-  void map_page_needed_for_update(uint32_t page);
-  void install_map_page(uint32_t page, bool loaded);
-  uint32_t wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& waiter, uint32_t token) override;
-  void map_load_done(uint32_t page);
-  void queue_map_writeback(uint32_t page);
-  void flush_map_writebacks(bool force);
-  void map_merge_read_done(uint32_t unit);
-  void program_map_unit(uint32_t unit);
-  void map_unit_programmed(uint32_t unit, FlashStatus status);
-  void relocate_map_pages(uint32_t die);
-  void write_back_dirty_map_pages();
-  void flush_map_relocations(uint32_t die);
-  void start_map_unit(uint32_t unit);
-  uint32_t free_map_unit(bool relocation) const;
-
   // units and programming
   uint32_t allocate_unit(WriteStream stream, bool may_use_reserve, bool large = false);
   // The unit holding write-cache slot `slot` and the slot's position in it.
@@ -260,7 +222,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint32_t large_capacity() const { return geo_.large_sectors_per_page(); }
   void seal_unit(uint32_t unit);
   void try_program_unit(uint32_t unit);
-  bool place_unit(Unit& u);
+  bool place_unit(UnitPlace& u);
+  bool place(UnitPlace& u) override { return place_unit(u); }                // UnitPlacer
+  void free_space_changed(uint32_t die) override { gc_check(die); }         // FreeSpaceListener
+  void copy_obsolete(uint32_t entry) override { invalidate_old(entry); }    // ObsoleteCopyListener
   void unit_programmed(uint32_t unit, FlashStatus status);
   void release_unit(uint32_t unit);
   void invalidate_old(uint32_t entry);
@@ -296,12 +261,11 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void hpb_respond(uint8_t tag, uint8_t lun) override { table_.respond(tag, lun); }
   void hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) override;
   bool hpb_map_page_ready(uint64_t lba) override;
-  uint64_t hpb_map_page_entries() const override { return entries_per_map_page_; }
+  uint64_t hpb_map_page_entries() const override { return map_store_.entries_per_page(); }
   void hpb_verify_time(uint8_t tag, bool begin) override {
     if (begin) latency_.begin(tag, LatencyPart::HpbVerify, hal_.now_ps());
     else latency_.end(tag, LatencyPart::HpbVerify, hal_.now_ps());
   }
-  void issue_map_load(uint32_t page);
 
   Hal& hal_;
   FirmwareParams params_;
@@ -343,6 +307,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::vector<uint8_t> gc_burst_;                // per die and pool: foreground GC runs until gc_stop_free_blocks
   FlashPort flash_;
   uint32_t flash_client_ = 0;
+  MapStore map_store_;
+  MapWriter map_writer_;
   ReadEngine reads_;
   std::vector<GcRead> gc_reads_;
   std::vector<uint32_t> free_gc_reads_;
@@ -351,16 +317,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::vector<FillRead> fill_reads_;
   std::vector<uint32_t> free_fill_reads_;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
-  uint32_t entries_per_map_page_;
-  std::unique_ptr<MapCache> map_cache_;          // null: the whole map is resident
-  std::vector<uint32_t> map_dir_;                // map page -> PPA of its first sector on NAND
-  std::vector<uint64_t> map_dir_seq_;            // program sequence of that copy
-  std::vector<std::vector<std::pair<MapWaiter*, uint32_t>>> map_load_waiters_;  // per page being loaded: who waits
-  std::deque<uint32_t> map_writeback_;           // map pages to program, each at most once
-  std::vector<uint8_t> map_queued_;              // per map page: in map_writeback_
-  std::vector<std::deque<uint32_t>> map_relocations_;  // per die: map pages its GC must rewrite
-  std::vector<MapUnit> map_units_;
-  std::deque<uint32_t> map_program_waiters_;     // map units waiting for a die with space
   uint32_t next_map_die_ = 0;
   // Background GC: commands outstanding, when the last one arrived or ended, idle mode.
   void host_activity_ended();

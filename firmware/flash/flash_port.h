@@ -10,6 +10,7 @@
 #include <vector>
 #include "ftl/block_manager.h"
 #include "hal/hal.h"
+#include "stats_visitor.h"
 
 namespace ufs {
 
@@ -49,6 +50,15 @@ class FlashPort {
   }
   uint32_t in_flight() const { return in_flight_; }
 
+  // Grown bad blocks: failed programs and erases, counted by the part that handles each.
+  void count_program_failure() { ++program_failures_; }
+  void count_erase_failure() { ++erase_failures_; }
+  uint64_t stats_program_failures() const { return program_failures_; }
+  void visit_stats(StatsVisitor& v) const {
+    v.count("ftl.program_failures", program_failures_, "", "programs that failed (grown bad blocks)");
+    v.count("ftl.erase_failures", erase_failures_, "", "erases that failed");
+  }
+
   // The global program sequence: each program (and each host write's data) takes the next.
   uint64_t next_sequence() { return ++sequence_; }
   void restart_sequence(uint64_t last) { sequence_ = last; }  // after recovery: the newest found
@@ -66,6 +76,7 @@ class FlashPort {
   FlashOp op_;  // reused: the demux copies what it needs at submission
   uint32_t in_flight_ = 0;
   uint64_t sequence_ = 0;
+  uint64_t program_failures_ = 0, erase_failures_ = 0;
 };
 
 }  // namespace ufs

@@ -16,6 +16,7 @@
 #include <vector>
 #include "command/command_table.h"
 #include "command/read_engine.h"
+#include "map/map_store.h"
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
 #include "hpb/hpb_params.h"
@@ -73,7 +74,8 @@ class HpbFtl {
   virtual void hpb_verify_time(uint8_t tag, bool begin) = 0;
 };
 
-class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook, public VerifiedEntries {
+class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook, public VerifiedEntries,
+                  public MapMissListener, public MapLoadListener {
  public:
   HpbDevice(Hal& hal, HpbFtl& ftl, const HpbDeviceParams& params);
 
@@ -81,7 +83,7 @@ class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook, 
   void on_crypto_done(const HpbCryptoResult& r);
   void on_data_in_done(uint8_t tag);
   void on_data_out_done(uint8_t tag);
-  void on_map_page_loaded();
+  void on_map_page_loaded() override;
   void on_power_up();
   // QUERY: the HPB flags and attribute (registered with the server) and descriptor fields.
   void register_queries(QueryServer& server);
@@ -98,7 +100,7 @@ class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook, 
     else mark_dirty(uint32_t(s));
   }
   // A host read missed the L2P SRAM (device control mode counts these).
-  void on_map_miss(uint64_t lba);
+  void on_map_miss(uint64_t lba) override;
   // Every RESPONSE passes here: ends the command's HPB state and adds pending
   // recommendations to a GOOD response (device control mode).
   void on_response(CommandResponse& r) override;

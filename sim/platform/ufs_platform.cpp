@@ -92,17 +92,17 @@ void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<
     const uint64_t* value;
     uint64_t last;
   };
-  const FirmwareStats& st = firmware_->stats();
   const std::string scope = std::string(name()) + ".firmware";
   std::vector<Sampled> sampled;
   auto add = [&](const char* signal, const uint64_t& field) {
     const int id = t->integer(scope, signal, "device");
     if (id >= 0) sampled.push_back(Sampled{id, &field, field});
   };
-  add("l2p_hits", st.map_read_hits);
-  add("l2p_misses", st.map_read_misses);
-  add("l2p_update_misses", st.map_update_misses);
-  add("map_loads", st.map_loads);
+  const MapStore& map = firmware_->map_store();
+  add("l2p_hits", map.counter(0));
+  add("l2p_misses", map.counter(1));
+  add("l2p_update_misses", map.counter(2));
+  add("map_loads", map.counter(3));
   add("write_cache_hits", firmware_->reads().cache_hits());
   cpu.set_trace(t, [t, sampled](uint64_t at) mutable {
     for (Sampled& s : sampled)

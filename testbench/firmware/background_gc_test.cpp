@@ -108,20 +108,20 @@ TEST_CASE("Idle-time map write-back leaves the next burst's evictions clean", "[
       hw.run();
     }
     hw.run_until(hw.now_ps() + 50'000'000'000ull);  // 50 ms idle
-    const uint64_t before = fw.stats().map_page_writes;
+    const uint64_t before = fw_count(fw, "ftl.map_cache.page_writes");
     hw.command(make_rw(2, false, 2 * 4096 + 5, 8));  // page 2: a miss that evicts page 0 or 1
     hw.run();
     hw.command(make_rw(3, false, 10, 4));            // and back: the written data reads back
     hw.run();
     for (uint32_t i = 0; i < 4; ++i) CHECK(hw.host_in_[3][i] == (SectorStamp{10 + i, 7}));
-    INFO("bg_map_writeback " << writeback << ": idle write-backs " << fw.stats().idle_map_writebacks
-                             << ", map page writes in the burst " << fw.stats().map_page_writes - before);
+    INFO("bg_map_writeback " << writeback << ": idle write-backs " << fw_count(fw, "ftl.map_cache.idle_writebacks")
+                             << ", map page writes in the burst " << fw_count(fw, "ftl.map_cache.page_writes") - before);
     if (writeback) {
-      CHECK(fw.stats().idle_map_writebacks == 2);
-      CHECK(fw.stats().map_page_writes == before);  // evictions were clean
+      CHECK(fw_count(fw, "ftl.map_cache.idle_writebacks") == 2);
+      CHECK(fw_count(fw, "ftl.map_cache.page_writes") == before);  // evictions were clean
     } else {
-      CHECK(fw.stats().idle_map_writebacks == 0);
-      CHECK(fw.stats().map_page_writes > before);   // the evicted dirty page went back in the burst
+      CHECK(fw_count(fw, "ftl.map_cache.idle_writebacks") == 0);
+      CHECK(fw_count(fw, "ftl.map_cache.page_writes") > before);   // the evicted dirty page went back in the burst
     }
   }
   FirmwareParams bad;

@@ -188,7 +188,7 @@ TEST_CASE("A failed program is retried elsewhere without losing data", "[firmwar
   r.hw.fail_next_program_ = true;
   r.hw.command(make_rw(1, true, 0, 12), stamps_for(0, 12, 3));
   r.hw.run();
-  CHECK(r.fw.stats().program_failures == 1);
+  CHECK(fw_count(r.fw, "ftl.program_failures") == 1);
   CHECK(r.fw.stats().host_program_sectors == 12);
   r.hw.command(make_rw(2, false, 0, 12));
   r.hw.run();
@@ -285,7 +285,7 @@ void random_io_through_gc(Rig& r) {
 TEST_CASE("Random mixed I/O through GC keeps every block intact", "[firmware][gc][stress]") {
   Rig r;
   random_io_through_gc(r);
-  CHECK(r.fw.stats().map_loads == 0);  // the whole map of this device fits the default SRAM
+  CHECK(fw_count(r.fw, "ftl.map_cache.page_loads") == 0);  // the whole map of this device fits the default SRAM
 }
 
 // A 32 KiB L2P SRAM holds 2 of the device's 3 map pages: lookups miss and load, updates
@@ -297,12 +297,11 @@ TEST_CASE("Random mixed I/O with a small demand-loaded map cache keeps every blo
   INFO("map_cache_policy " << p.map_cache_policy);
   Rig r(p);
   random_io_through_gc(r);
-  const FirmwareStats& s = r.fw.stats();
-  CHECK(s.map_read_misses > 1000);
-  CHECK(s.map_loads > 1000);
-  CHECK(s.map_page_writes > 1000);
-  CHECK(s.map_merge_reads > 0);
-  CHECK(s.map_relocations > 0);
+  CHECK(fw_count(r.fw, "ftl.map_cache.read_misses") > 1000);
+  CHECK(fw_count(r.fw, "ftl.map_cache.page_loads") > 1000);
+  CHECK(fw_count(r.fw, "ftl.map_cache.page_writes") > 1000);
+  CHECK(fw_count(r.fw, "ftl.map_cache.merge_reads") > 0);
+  CHECK(fw_count(r.fw, "ftl.map_cache.relocations") > 0);
 }
 
 // Issue 14 item 1: 256 KiB reads and writes at QD32 with a read area of 16 slots less than
@@ -381,8 +380,8 @@ TEST_CASE("With map_cache off the whole map is resident", "[firmware][map]") {
   r.hw.command(make_rw(2, false, 7, 1));
   r.hw.run();
   CHECK(r.hw.host_in_[2][0] == (SectorStamp{7, 2}));
-  CHECK(r.fw.stats().map_read_misses == 0);
-  CHECK(r.fw.stats().map_page_writes == 0);
+  CHECK(fw_count(r.fw, "ftl.map_cache.read_misses") == 0);
+  CHECK(fw_count(r.fw, "ftl.map_cache.page_writes") == 0);
 }
 
 TEST_CASE("Power-up loads a fresh HPB session key into the crypto engine", "[firmware][crypto]") {
@@ -580,6 +579,6 @@ TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes th
   r.hw.fail_next_copy_back_ = true;
   random_io_through_gc(r);  // no data lost
   CHECK_FALSE(r.hw.fail_next_copy_back_);
-  CHECK(r.fw.stats().program_failures == 1);
+  CHECK(fw_count(r.fw, "ftl.program_failures") == 1);
   CHECK(r.fw.stats().gc_reads > 0);
 }

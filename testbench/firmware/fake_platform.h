@@ -8,6 +8,8 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <stdexcept>
+#include <string>
 #include <vector>
 #include "crypto/hpb_entry_codec.h"
 #include "device_firmware.h"
@@ -323,6 +325,24 @@ struct PartEvents : FirmwareEvents {
   void on_crypto_done(const HpbCryptoResult&) override {}
   void on_power_up() override {}
 };
+
+// A firmware counter by its stats.json key ("ftl.map_cache.page_writes"), as the parts report
+// it (DeviceFirmware::visit_stats): tests need not know which part keeps it.
+inline uint64_t fw_count(const DeviceFirmware& fw, const std::string& key) {
+  struct Find : StatsVisitor {
+    const std::string& key;
+    bool found = false;
+    uint64_t value = 0;
+    explicit Find(const std::string& k) : key(k) {}
+    void count(const char* k, uint64_t v, const char*, const char*) override { if (key == k) { value = v; found = true; } }
+    void figure(const char*, double, const char*, const char*) override {}
+    void flag(const char*, bool, const char*) override {}
+    void text(const char*, const std::string&, const char*) override {}
+  } find(key);
+  fw.visit_stats(find);
+  if (!find.found) throw std::logic_error("no firmware counter " + key);
+  return find.value;
+}
 
 inline HostCommand make_rw(uint8_t tag, bool write, uint64_t lba, uint32_t blocks, bool fua = false) {
   HostCommand c;

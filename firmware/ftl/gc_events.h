@@ -1,0 +1,23 @@
+// What the FTL's parts tell the garbage collector (narrow listeners, so parts that write
+// or drop data need not know it).
+#pragma once
+#include <cstdint>
+
+namespace ufs {
+
+// A die's free blocks may have fallen below a GC threshold.
+class FreeSpaceListener {
+ public:
+  virtual ~FreeSpaceListener() = default;
+  virtual void free_space_changed(uint32_t die) = 0;
+};
+
+// A NAND copy was superseded (overwritten, unmapped, moved): a map entry whose sector stops
+// counting as valid (unmapped or write-cache entries are ignored); a GC victim may be empty now.
+class ObsoleteCopyListener {
+ public:
+  virtual ~ObsoleteCopyListener() = default;
+  virtual void copy_obsolete(uint32_t entry) = 0;
+};
+
+}  // namespace ufs

@@ -1,0 +1,108 @@
+// The L2P map's store in a DRAM-less device: the directory of map pages on NAND (where
+// each page's newest copy is, and its program sequence) and the SRAM cache of map pages
+// (ftl/map_cache.h). Lookups of a host read wait for their pages' loads from NAND (one
+// load per page, however many wait); an update makes its page resident without a load
+// (merged with the NAND copy when written back) and dirty; a dirty page evicted goes to
+// the map writer. With firmware.map_cache false the whole map is resident: nothing waits.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+#include "command/read_engine.h"
+#include "firmware_params.h"
+#include "flash/flash_port.h"
+#include "ftl/block_manager.h"
+#include "ftl/map_cache.h"
+#include "hal/hal.h"
+#include "stats_visitor.h"
+
+namespace ufs {
+
+// Hears of host-read map misses (HPB device control mode counts them per sub-region).
+class MapMissListener {
+ public:
+  virtual ~MapMissListener() = default;
+  virtual void on_map_miss(uint64_t lba) = 0;
+};
+
+// Waits for any of the map pages it asked for (HPB READ BUFFER): told after each load,
+// once the page's lookups went on.
+class MapLoadListener {
+ public:
+  virtual ~MapLoadListener() = default;
+  virtual void on_map_page_loaded() = 0;
+};
+
+// Takes a dirty page out of SRAM back to NAND (the map writer).
+class DirtyPageSink {
+ public:
+  virtual ~DirtyPageSink() = default;
+  virtual void write_back(uint32_t page) = 0;
+};
+
+struct MapStoreStats {
+  uint64_t read_hits = 0;      // host-read lookups whose map page was in SRAM
+  uint64_t read_misses = 0;    // ... that had to wait for a map page load
+  uint64_t update_misses = 0;  // map updates (writes, GC, UNMAP) whose page was not in SRAM
+  uint64_t loads = 0;          // map pages read from NAND for lookups
+};
+
+class MapStore : public FlashClient, public MapLookups {
+ public:
+  MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
+           const BlockManager& blocks, FlashPort& flash);
+  void set_dirty_sink(DirtyPageSink& sink) { sink_ = &sink; }
+  void set_miss_listener(MapMissListener* l) { miss_listener_ = l; }
+  void set_load_listener(MapLoadListener* l) { load_listener_ = l; }
+
+  bool enabled() const { return cache_ != nullptr; }  // map pages are demand-loaded
+  uint32_t pages() const { return uint32_t(dir_.size()); }
+  uint64_t entries_per_page() const { return entries_per_page_; }
+  uint32_t page_of(uint64_t lba) const { return uint32_t(lba / entries_per_page_); }
+
+  // Host-read lookups (MapLookups).
+  uint32_t wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& waiter, uint32_t token) override;
+  // READ BUFFER: lba's map page is in SRAM; otherwise its load is started (or joined) and the
+  // load listener is told when it is in. No hit or miss is counted.
+  bool ready_for(uint64_t lba);
+  // lba's mapping changes: its page becomes resident (without a load) and dirty.
+  void updated(uint64_t lba);
+
+  // The directory: the PPA of a page's first sector on NAND (L2pMap::kUnmapped: none yet).
+  uint32_t location(uint32_t page) const { return dir_[page]; }
+  uint64_t sequence(uint32_t page) const { return dir_seq_[page]; }
+  void set_location(uint32_t page, uint32_t ppa, uint64_t seq) { dir_[page] = ppa; dir_seq_[page] = seq; }
+  // SRAM state the writer needs: a page fully in SRAM needs no merge read; written back, it is clean.
+  bool in_sram(uint32_t page) const { return cache_->resident(page) && cache_->loaded(page); }
+  bool resident_dirty(uint32_t page) const { return cache_->resident(page) && cache_->dirty(page); }
+  void written_back(uint32_t page) { if (cache_->resident(page)) cache_->mark_clean(page); }
+
+  const MapStoreStats& stats() const { return stats_; }
+  const uint64_t& counter(int which) const;  // traced: 0 hits, 1 misses, 2 update misses, 3 loads
+  void visit_stats(StatsVisitor& v) const;
+
+ private:
+  void install(uint32_t page, bool loaded);
+  void load(uint32_t page);
+  void on_flash_done(uint64_t page, const FlashCompletion& c) override;  // a load is in
+  Hal& hal_;
+  const FirmwareParams& params_;
+  const BlockManager& blocks_;
+  FlashPort& flash_;
+  uint32_t client_;
+  uint32_t spp_;
+  uint64_t entries_per_page_;
+  std::unique_ptr<MapCache> cache_;  // null: the whole map is resident
+  std::vector<uint32_t> dir_;
+  std::vector<uint64_t> dir_seq_;
+  // Per page being loaded: who waits (lookups), and whether the load listener does.
+  std::vector<std::vector<std::pair<MapWaiter*, uint32_t>>> waiters_;
+  std::vector<uint8_t> listener_waits_;
+  DirtyPageSink* sink_ = nullptr;
+  MapMissListener* miss_listener_ = nullptr;
+  MapLoadListener* load_listener_ = nullptr;
+  MapStoreStats stats_;
+};
+
+}  // namespace ufs
