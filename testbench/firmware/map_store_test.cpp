@@ -130,7 +130,7 @@ TEST_CASE("Map store: READ BUFFER's listener is told after the page's lookups, a
   CHECK(r.store->stats().read_misses == 1);  // READ BUFFER's checks are not lookups
 }
 
-TEST_CASE("Map store: an update makes its page resident and dirty without a load; a dirty page evicted goes back",
+TEST_CASE("Map store: an update makes its page resident and dirty without a load, a dirty page evicted goes back",
           "[firmware][map-store]") {
   Rig r(2);
   r.on_nand(0, 3, 0, 5);
@@ -149,7 +149,7 @@ TEST_CASE("Map store: an update makes its page resident and dirty without a load
   CHECK(off.store->pages() == 0);
 }
 
-TEST_CASE("Map writer: dirty pages go back in program units, merged with their NAND copy; the old copy is obsolete",
+TEST_CASE("Map writer: dirty pages go back in program units, merged with their NAND copy, the old copy is obsolete",
           "[firmware][map-store]") {
   Rig r(8);
   r.sink_to_writer = true;
@@ -191,7 +191,7 @@ TEST_CASE("Map writer: GC of a map block rewrites its live pages on the victim's
   CHECK(r.store->location(7) == r.blocks.ppa(3, 0, 0));  // not in the victim: untouched
 }
 
-TEST_CASE("Map writer: a failed program retires the block and goes elsewhere; no room waits for space",
+TEST_CASE("Map writer: a failed program retires the block and goes elsewhere, no room waits for space",
           "[firmware][map-store]") {
   Rig r(8);
   r.store->set_dirty_sink(*r.writer);

@@ -116,7 +116,7 @@ TEST_CASE("Read engine: a segment waits for its map pages before any NAND read",
   CHECK(r.hw.host_in_[7][3] == SectorStamp{3, 1});
 }
 
-TEST_CASE("Read engine: reads wait in FIFO order for read-area room; freed room retries the next waiters too",
+TEST_CASE("Read engine: reads wait in FIFO order for read-area room, freed room retries the next waiters too",
           "[firmware][read-engine]") {
   Rig r(8, 8);  // room for one segment of 8 blocks
   r.put_on_nand(0, 16, 3);
