@@ -1,24 +1,63 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages ufs-tlm needs, only those that are missing.
-# As root it runs apt-get; otherwise it names the packages to install.
+#   cmake/install-deps.sh          core: what build, run and test use (make included)
+#   cmake/install-deps.sh extras   plots (sim/plot.py: matplotlib, ~500 MB with its
+#                                  dependencies) and the wave viewer (GTKWave, vcd2fst)
+#   cmake/install-deps.sh SET --list   the set's package names, installed or not
+# As root it runs apt-get and says what it is doing; otherwise it prints the command to
+# run as root and exits 1.
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config libsystemc-dev verilator
-          catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev python3 python3-matplotlib
-          gtkwave)
-# Sweeps and parallel studies run on Dask (sim/python/ufs_tlm); its tests use pytest.
-packages+=(python3-distributed python3-pytest)
+case "${1:-core}" in
+  core)
+    what="build, run and test"
+    # python3-distributed (Dask) and python3-pytest: sweeps and parallel studies in
+    # sim/python and their tests (issue 15); 25 packages, 5 MB.
+    packages=(g++ make cmake ninja-build pkg-config libsystemc-dev verilator catch2 nlohmann-json3-dev
+              libcli11-dev zlib1g-dev python3 python3-distributed python3-pytest) ;;
+  extras)
+    what="plots and the wave viewer"
+    packages=(python3-matplotlib gtkwave) ;;
+  *) echo "install-deps.sh: error: unknown set '$1' (core or extras)" >&2; exit 2 ;;
+esac
+if [ "${2:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then
-  echo "installing: ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  echo "ufs-tlm needs these Debian packages; run as root:" >&2
-  echo "  apt-get install ${missing[*]}" >&2
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ufs-tlm needs these Debian packages for $what; as root run:" >&2
+  echo "  apt-get update && $command" >&2
   exit 1
 fi
+
+say() { echo "ufs-tlm: $*"; }
+export DEBIAN_FRONTEND=noninteractive
+say "installing what $what need: ${missing[*]}"
+say "apt-get update (package lists)"
+apt-get update -qq
+# The size first (no download), then apt's own progress reported every 10%: dlstatus and
+# pmstatus lines on APT::Status-Fd. apt's full output goes to a log shown on failure.
+uris=$(apt-get install -qq --print-uris --no-install-recommends "${missing[@]}")
+say "$(awk '/^'\''/ { n++; bytes += $3 } END { printf "%d packages to download, %.0f MB", n, bytes / 1e6 }' <<<"$uris")"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+apt-get install -y --no-install-recommends -o APT::Status-Fd=3 "${missing[@]}" 3>&1 >"$log" 2>&1 |
+  awk -F: '$1 == "dlstatus" || $1 == "pmstatus" {
+             step = ($1 == "dlstatus") ? "downloading" : "installing"
+             tenth = int($3 / 10)
+             if (step != last || tenth > shown) {
+               printf "ufs-tlm:   %s %3d%%  %s\n", step, tenth * 10, $4; fflush()
+               last = step; shown = tenth
+             }
+           }'
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  tail -n 20 "$log" >&2
+  echo "install-deps.sh: error: apt-get install failed (status $status): $command" >&2
+  exit 1
+fi
+say "installed: ${missing[*]}"

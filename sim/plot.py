@@ -70,7 +70,8 @@ def _import_pyplot():
                 and not os.environ.get("UFS_PLOT_REEXEC"):
             os.environ["UFS_PLOT_REEXEC"] = "1"
             os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-        sys.exit("plot.py: matplotlib is not installed (apt-get install python3-matplotlib)")
+        sys.exit("plot.py: matplotlib is not installed; it is optional (about 500 MB with its dependencies): "
+                 "./make.sh extras installs it (or, as root: apt-get install --no-install-recommends python3-matplotlib)")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -129,9 +129,15 @@ int run_experiment(const std::string& name, const std::string& program, const st
   csv.close();
   std::printf("\ntable: %s/%s.csv\n", dir.c_str(), name.c_str());
   const std::string plot = std::string(UFS_SOURCE_DIR) + "/sim/plot.py";
-  if (access(plot.c_str(), R_OK) == 0 &&
-      system(("python3 '" + plot + "' --experiment '" + dir + "/" + name + ".csv' > /dev/null 2>&1").c_str()) == 0)
-    std::printf("plot:  %s/%s.png\n", dir.c_str(), name.c_str());
+  // The plot is optional (matplotlib may not be installed): say why when there is none.
+  if (FILE* p = popen(("python3 '" + plot + "' --experiment '" + dir + "/" + name + ".csv' 2>&1 >/dev/null").c_str(), "r")) {
+    std::string why;
+    char line[1024];
+    while (std::fgets(line, sizeof line, p))
+      if (why.empty()) why = line;
+    if (pclose(p) == 0) std::printf("plot:  %s/%s.png\n", dir.c_str(), name.c_str());
+    else std::printf("plot:  none (%s)\n", why.empty() ? "plot.py failed" : why.substr(0, why.find('\n')).c_str());
+  }
   return failures ? 1 : 0;
 }
 

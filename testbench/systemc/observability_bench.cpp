@@ -370,6 +370,27 @@ TEST_CASE("The recorder turns intervals booked out of order into ordered waves a
   fs::remove_all(dir);
 }
 
+TEST_CASE("FST waves without vcd2fst on PATH are refused up front, naming how to get it", "[observability]") {
+  // GTKWave is optional (cmake/install-deps.sh extras): an empty PATH stands for a machine without it.
+  const std::string dir = temp_dir("nofst");
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", dir.c_str(), 1);
+  TraceRecorderOptions t;
+  t.waves_path = dir + "/w.fst";
+  std::string message;
+  try {
+    TraceRecorder rec(t);
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  setenv("PATH", path.c_str(), 1);
+  CHECK(message.find("w.fst: FST output needs GTKWave's vcd2fst") != std::string::npos);
+  CHECK(message.find("./make.sh extras") != std::string::npos);
+  CHECK(!fs::exists(dir + "/w.fst"));
+  CHECK(!fs::exists(dir + "/w.fst.tmp.vcd"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("Recording waves and a timeline does not change the simulation's results", "[observability]") {
   const std::string off_dir = temp_dir("off"), on_dir = temp_dir("on");
   const RunOptions off = small_run(off_dir);

@@ -48,7 +48,7 @@ TraceRecorder::TraceRecorder(const TraceRecorderOptions& options) : options_(opt
     const std::string& w = options_.waves_path;
     if (ends_with(w, ".fst")) {
       if (!program_on_path("vcd2fst"))
-        throw std::runtime_error("waves " + w + ": FST output needs GTKWave's vcd2fst on PATH (or ask for .vcd)");
+        throw std::runtime_error("waves " + w + ": FST output needs GTKWave's vcd2fst on PATH (optional: ./make.sh extras installs it; or ask for .vcd)");
       want_fst_ = true;
       vcd_path_ = w + ".tmp.vcd";
     } else if (ends_with(w, ".vcd")) {
