@@ -1,30 +1,40 @@
-# The two commands a new user needs:
-#   make run   installs what is missing, builds, runs the main job on the default preset
-#   make test  installs what is missing, builds, runs the whole test suite
+# The two commands a new user needs (README): ./make.sh run and ./make.sh test install the
+# core packages, make included, then come here; with the packages there, make run and
+# make test do the same.
+#   make run     builds ufs-sim only, runs the main job on the default preset
+#   make test    builds everything (tests too), runs the whole test suite
+#   make extras  installs the optional plots (matplotlib) and wave viewer (GTKWave)
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# cmake/build.sh pipes the build's lines through a shortener: keep the build's exit status.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps configure build run test bench clean
+.PHONY: deps extras configure build build-sim run test bench clean
 deps:
-	@bash cmake/install-deps.sh
+	@bash cmake/install-deps.sh core
+extras:
+	@bash cmake/install-deps.sh extras
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DUFS_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 build: configure
-	@cmake --build $(BUILD) -j $(JOBS)
+	@bash cmake/build.sh $(BUILD) $(JOBS)
+build-sim: configure
+	@bash cmake/build.sh $(BUILD) $(JOBS) ufs-sim
 # The main job: the flagship case, 4 KiB random reads at QD32 over 8 GiB on ufs31 (1 MiB of
 # L2P SRAM covers 1 GiB), HPB off and then on (device control mode), side by side. An
 # unmeasured pass of the same reads first warms the device's map cache and the host's HPB cache.
 MAIN_READS = rw=randread,bs=4k,iodepth=32,size=8g
 MAIN_RUN = $(BUILD)/sim/ufs-sim run --preset ufs31 --precondition-fill 8g \
 	--precondition "$(MAIN_READS),count=100000,seed=7" --workload "$(MAIN_READS),count=200000,seed=8"
-run: build
+run: build-sim
 	$(MAIN_RUN) --set hpb.enabled=false --out runs/main/hpb-off
 	$(MAIN_RUN) --set hpb.enabled=true --out runs/main/hpb-on
 	@python3 sim/compare_runs.py runs/main/hpb-off runs/main/hpb-on
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-bench: build
+bench: build-sim
 	$(BUILD)/sim/ufs-sim bench
 clean:
 	rm -rf $(BUILD)
