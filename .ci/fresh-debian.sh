@@ -111,6 +111,9 @@ for s in "${scenarios[@]}"; do
     user)
       fresh_root root-as-user
       chroot "$root" useradd -m -s /bin/bash newcomer
+      # git refuses a local repository owned by someone else: the user's own copy stands
+      # for the server the README's clone URL points at.
+      chroot "$root" chown -R newcomer:newcomer /srv/ufs-tlm.git
       step "$root" user user-clone "git clone -q /srv/ufs-tlm.git ufs-tlm"
       if step "$root" user user-run-before-install "cd ufs-tlm && ./make.sh run"; then
         note "user: FAIL ./make.sh run succeeded without the packages"
