@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include "hal/flash_types.h"
 #include "ftl/write_booster.h"
 #include "hpb/hpb_params.h"
@@ -104,16 +105,24 @@ struct FirmwareParams {
 
   std::string validate() const {
     if (over_provisioning < 0.01 || over_provisioning > 0.9) return "over_provisioning: must be within 0.01..0.9";
-    if (write_cache_kib == 0 || write_cache_kib >= data_buffer_kib) return "write_cache_kib: must be above 0 and below data_buffer_kib";
+    if (write_cache_kib == 0 || write_cache_kib >= data_buffer_kib)
+      return "write_cache_kib: must be above 0 and below memory.data_buffer_kib (" + std::to_string(data_buffer_kib) + ")";
     if (read_segment_blocks == 0 || read_segment_blocks > 256) return "read_segment_blocks: must be within 1..256";
     // A read stages segments of up to read_segment_blocks in the rest of the buffer: a smaller
     // read area could never take one and every long read would wait for ever.
     if ((data_buffer_kib - write_cache_kib) / 4 < read_segment_blocks)
       return "write_cache_kib: must leave read_segment_blocks (" + std::to_string(read_segment_blocks) +
              ") 4 KiB slots of data_buffer_kib for reads";
-    if (max_transfer_blocks == 0) return "max_transfer_blocks: must be at least 1";
+    // READ(16)/WRITE(16) carry a 32-bit length, but a device's bMaxTransferLength-like limit is
+    // a few MiB; 65536 blocks (256 MiB) is far beyond any.
+    if (max_transfer_blocks == 0 || max_transfer_blocks > 65536) return "max_transfer_blocks: must be within 1..65536";
+    if (map_read_priority > 255) return "map_read_priority: must be within 0..255";
     if (program_pages == 0 || program_pages > 16) return "program_pages: must be within 1..16";
     if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
+    // A die has at most 16 planes x 65536 blocks (nand's bounds); validate_for checks the real die.
+    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc_start_free_blocks},
+                                  {"gc_stop_free_blocks", gc_stop_free_blocks}, {"bg_gc_free_blocks", bg_gc_free_blocks}})
+      if (n > (16u << 16)) return std::string(name) + ": must be at most 1048576 (the blocks of the largest die)";
     if (gc_stop_free_blocks < gc_start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
     if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
     if (map_cache_policy != "lru" && map_cache_policy != "fifo" && map_cache_policy != "clock")
@@ -144,6 +153,9 @@ struct FirmwareParams {
   std::string validate_for(const FlashGeometry& g) const {
     const uint32_t program = program_pages * g.sectors_per_page(), logical = logical_page_kib / 4;
     const uint32_t unit = write_unit_sectors(g);
+    if (g.pages_per_block % program_pages != 0)
+      return "program_pages: " + std::to_string(program_pages) + " pages do not divide the block of " +
+             std::to_string(g.pages_per_block) + " pages (program units fill blocks exactly)";
     if (logical > g.sectors_per_block() || g.sectors_per_block() % unit != 0)
       return "logical_page_kib: must divide the block (" + std::to_string(g.sectors_per_block() * 4) + " KiB)";
     if (logical % program != 0 && program % logical != 0)
@@ -154,6 +166,20 @@ struct FirmwareParams {
              std::to_string(g.sectors_per_page() * 4) + ")";
     if (write_cache_kib / 4 / unit < 4)
       return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
+    // GC cleans a die until it has this many free blocks: more than the die's spare blocks
+    // (blocks beyond what the exported capacity needs) and it can never stop.
+    const uint64_t die_blocks = uint64_t(g.planes_per_die) * g.blocks_per_plane;
+    const uint64_t spare = uint64_t(double(die_blocks) * over_provisioning);
+    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc_start_free_blocks},
+                                  {"gc_stop_free_blocks", gc_stop_free_blocks}})
+      if (n > spare)
+        return std::string(name) + ": " + std::to_string(n) + " is more than a die's " + std::to_string(spare) +
+               " spare blocks (" + std::to_string(die_blocks) + " blocks x over_provisioning): GC could never reach it";
+    // Idle-time GC stops when a command arrives or no victim frees space: a goal above the
+    // spare is only optimistic, one above the die's blocks is nonsense.
+    if (bg_gc_free_blocks > die_blocks)
+      return "bg_gc_free_blocks: " + std::to_string(bg_gc_free_blocks) + " is more than a die's " +
+             std::to_string(die_blocks) + " blocks";
     if (g.hybrid()) return validate_hybrid(g);
     return "";
   }

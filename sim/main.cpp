@@ -32,8 +32,31 @@ static const int quiet_systemc_banner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAG
 
 namespace {
 
+// Messages quote what the user gave (trace bytes, keys, file names): control characters
+// and escape sequences are shown as \xNN so they cannot reach the terminal, and the line
+// stays one line of bounded length.
+std::string printable(const std::string& text) {
+  constexpr size_t kMaxShown = 1000;
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+    if (out.size() >= kMaxShown) {
+      out += "...";
+      break;
+    }
+  }
+  return out;
+}
+
 int fail(const std::string& message) {
-  std::fprintf(stderr, "ufs-sim: error: %s\n", message.c_str());
+  std::fprintf(stderr, "ufs-sim: error: %s\n", printable(message).c_str());
   return 2;
 }
 
@@ -74,8 +97,13 @@ void print_summary(const RunResult& r, const std::string& out_dir) {
   if (!out_dir.empty()) std::printf("  run folder: %s (python3 sim/plot.py %s)\n", out_dir.c_str(), out_dir.c_str());
 }
 
-int run_command(RunOptions o, const std::string& fill) {
-  if (!fill.empty()) o.precondition_fill_bytes = parse_size("--precondition-fill", fill);
+int run_command(RunOptions o, const std::string& fill, bool fill_given) {
+  if (fill_given) {
+    o.precondition_fill_bytes = parse_size("--precondition-fill", fill);
+    // The fill writes whole 4 KiB logical blocks: a size that is not one would be rounded silently.
+    if (o.precondition_fill_bytes == 0 || o.precondition_fill_bytes % kSectorBytes != 0)
+      throw ConfigError("--precondition-fill: '" + fill + "' is not a positive multiple of 4 KiB");
+  }
   const RunResult r = run_simulation(o);
   if (!o.quiet) print_summary(r, o.out_dir);
   if (r.mismatches) {
@@ -125,7 +153,7 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--rtl-waves", rtl_waves,
                       "VCD of the crypto unit's internal signals (crypto.model=rtl; window: crypto.waves_from_us/_to_us)");
 
-  uint64_t bench_ios = 500000;
+  int64_t bench_ios = 500000;  // signed, so that -1 is refused instead of wrapping to 2^64 - 1
   std::string bench_preset = "ufs31";
   std::vector<std::string> bench_sets;
   auto* bench_cmd = app.add_subcommand("bench", "simulator speed: 4 KiB random reads at QD32 over 8 GiB written beforehand");
@@ -183,10 +211,14 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
+    if (*bench_cmd && bench_cmd->count("--ios") && (bench_ios < 1 || bench_ios > 1000000000))
+      return fail("--ios: " + std::to_string(bench_ios) + " is out of range (1..1000000000)");
     if (*run_cmd) {
+      if (run_cmd->count("--precondition") && run.precondition_workload.empty())
+        return fail("--precondition: empty workload spec");
       run.check_data = !no_check;
       if (!rtl_waves.empty()) run.sets.push_back("crypto.waves_file=" + rtl_waves);
-      return run_command(run, fill);
+      return run_command(run, fill, run_cmd->count("--precondition-fill") > 0);
     }
     if (*bench_cmd && bench_write) {
       RunOptions o;

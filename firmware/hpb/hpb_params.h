@@ -63,9 +63,14 @@ struct HpbDeviceParams {
       return "region_size_exp: must be within subregion_size_exp..31";
     if (max_active_regions == 0 || max_active_regions > 65535) return "max_active_regions: must be within 1..65535";
     if (max_single_cmd_blocks == 0 || max_single_cmd_blocks > 255) return "max_single_cmd_blocks: must be within 1..255";
-    if (dcm_activate_misses == 0) return "dcm_activate_misses: must be at least 1";
+    if (dcm_activate_misses == 0 || dcm_activate_misses > 1000000000u)
+      return "dcm_activate_misses: must be within 1..1000000000";
+    if (pinned_start_region > 65535) return "pinned_start_region: must be within 0..65535 (a 16-bit index)";
+    if (pinned_regions > 65535) return "pinned_regions: must be within 0..65535 (16-bit count)";
     if (response_entries > 4) return "response_entries: must be within 0..4 (entries per RESPONSE UPIU)";
     if (response_entries && response_delta_entries == 0) return "response_delta_entries: must be at least 1";
+    // 8 bytes of device SRAM each: 16M entries are 128 MiB, beyond any controller.
+    if (response_delta_entries > (1u << 24)) return "response_delta_entries: must be at most 16777216";
     return "";
   }
 };

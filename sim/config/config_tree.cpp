@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -134,7 +136,10 @@ std::vector<std::string> split_key(const std::string& key) {
 
 bool valid_key(const std::string& key) {
   if (key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos) return false;
-  return std::none_of(key.begin(), key.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+  return std::none_of(key.begin(), key.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return std::isspace(u) != 0 || u < 0x20 || u == 0x7f;
+  });
 }
 
 // Per-type conversion of a tree entry. Each returns the value or throws ConfigError.
@@ -262,6 +267,98 @@ std::string expected_for(const ConfigTree::FieldRef& field) {
   return names[field.index()];
 }
 
+
+// Deepest nesting of objects and arrays in a preset's text, checked before parsing: the
+// parser itself is iterative, but copying, walking and freeing a deep document recurse.
+void check_nesting(const std::string& text, const std::string& path) {
+  size_t depth = 0, line = 1, column = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    }
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > ConfigTree::kMaxNesting)
+        throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                          ": objects and arrays nested deeper than " + std::to_string(ConfigTree::kMaxNesting) +
+                          " levels");
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+// The parser keeps the last of two equal keys in an object; in a preset that silently
+// drops a value, so a key given twice is an error.
+json::parser_callback_t duplicate_key_check(const std::string& path) {
+  auto keys = std::make_shared<std::vector<std::vector<std::string>>>();
+  auto names = std::make_shared<std::vector<std::string>>();  // key path to the current object
+  return [keys, names, path](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: keys->emplace_back(); break;
+      case json::parse_event_t::object_end:
+        keys->pop_back();
+        break;
+      case json::parse_event_t::key: {
+        const std::string name = parsed.get<std::string>();
+        auto& seen = keys->back();
+        names->resize(keys->size() - 1);
+        std::string full;
+        for (const auto& n : *names) full += n + ".";
+        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+          throw ConfigError(path + ": key '" + full + name + "' given twice");
+        seen.push_back(name);
+        names->push_back(name);
+        break;
+      }
+      default: break;
+    }
+    return true;
+  };
+}
+
+// Bounds every parameter with one of these units gets from its unit alone (sense, not a
+// datasheet): no single delay of a storage device or its host lasts an hour, no clock of
+// the device runs below 1 MHz or above 100 GHz, no controller SRAM exceeds 1 GiB, ...
+// Parameters tighten these in their own validate(); seeds and counts without a unit get
+// their bounds there. Without them a value like 1e18 us saturates simulated time silently.
+struct UnitRange {
+  double lo, hi;
+  const char* why;
+};
+const UnitRange* unit_range(const std::string& unit) {
+  static const std::map<std::string, UnitRange> ranges = {
+      {"ns", {0, 3.6e12, "at most an hour"}},
+      {"us", {0, 3.6e9, "at most an hour"}},
+      {"ms", {0, 3.6e6, "at most an hour"}},
+      {"s", {0, 3600, "at most an hour"}},
+      {"MHz", {1, 1e5, "1 MHz to 100 GHz"}},
+      {"cycles", {0, 1e8, "at most 1e8"}},
+      {"KiB", {0, 1048576, "at most 1 GiB"}},
+      {"MiB", {0, 1048576, "at most 1 TiB"}},
+      {"MB/s", {0, 1e6, "at most 1 TB/s"}},
+      {"fraction", {0, 1, "a fraction"}},
+  };
+  const auto it = ranges.find(unit);
+  return it == ranges.end() ? nullptr : &it->second;
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
 }  // namespace
 
 ConfigTree::ConfigTree(std::string preset_dir) : preset_dir_(std::move(preset_dir)) {}
@@ -314,14 +411,21 @@ void ConfigTree::load_file(const std::string& path, std::vector<std::string>& ch
     for (const auto& c : chain) cycle += c + " -> ";
     throw ConfigError(path + ": preset inheritance cycle: " + cycle + id);
   }
+  if (fs::is_directory(path, ec)) throw ConfigError(path + ": is a directory, not a preset file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open preset file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  // Bounded read: a preset is a small text file; /dev/zero or a huge file must not eat memory.
+  std::string text;
+  text.resize(kMaxPresetBytes + 1);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxPresetBytes)
+    throw ConfigError(path + ": larger than " + std::to_string(kMaxPresetBytes >> 20) +
+                      " MiB; a preset is a small JSON file");
+  check_nesting(text, path);
   json doc;
   try {
-    doc = json::parse(text);
+    doc = json::parse(text, duplicate_key_check(path));
   } catch (const json::parse_error& e) {
     // Point at line:column like a compiler; nlohmann's own text follows its "line L, column C: ".
     const size_t byte = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
@@ -334,7 +438,10 @@ void ConfigTree::load_file(const std::string& path, std::vector<std::string>& ch
       const auto colon = detail.find(": ", at);
       detail = colon == std::string::npos ? detail.substr(at) : detail.substr(colon + 2);
     }
-    throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": parse error: " + detail);
+    throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": parse error: " +
+                      detail);
+  } catch (const json::exception& e) {
+    throw ConfigError(path + ": " + e.what());
   }
   chain.push_back(id);
   load_document(doc, path, fs::path(path).parent_path().string(), chain);
@@ -353,15 +460,18 @@ void ConfigTree::load_document(const json& doc, const std::string& origin, const
       throw ConfigError(origin + ": base preset '" + base->get<std::string>() + "' not found: " + base_path);
     load_file(base_path, chain);
   }
-  json body = doc;
-  body.erase("base");
-  flatten(body, "", origin);
+  flatten(doc, "", origin, 1);
 }
 
-void ConfigTree::flatten(const json& object, const std::string& prefix, const std::string& origin) {
+void ConfigTree::flatten(const json& object, const std::string& prefix, const std::string& origin, size_t depth) {
+  // Documents built in memory (load_json) skip the file's nesting check: bound the recursion here too.
+  if (depth > kMaxNesting)
+    throw ConfigError(origin + ": " + prefix + ": objects nested deeper than " + std::to_string(kMaxNesting) +
+                      " levels");
   for (const auto& item : object.items()) {
     const std::string& name = item.key();
     const json& value = item.value();
+    if (depth == 1 && name == "base") continue;  // handled by load_document
     if (is_documentation_key(name)) {
       if (!value.is_string())
         throw ConfigError(origin + ": " + (prefix.empty() ? name : prefix + "." + name) +
@@ -370,10 +480,12 @@ void ConfigTree::flatten(const json& object, const std::string& prefix, const st
     }
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     if (!valid_key(name)) throw ConfigError(origin + ": invalid key " + quoted(key));
-    if (value.is_object()) {
-      flatten(value, key, origin);
+    if (value.is_object() && !value.empty()) {
+      flatten(value, key, origin, depth + 1);
       continue;
     }
+    // An empty object stays an entry: where a value is bound it is the wrong type, and
+    // where nothing is bound it is an unknown key (unless it names a section: "fcc": {}).
     Entry& entry = entries_[key];
     entry = Entry{};
     entry.json = value;
@@ -438,6 +550,19 @@ void ConfigTree::bind_field(const std::string& key, FieldRef field, const std::s
         field);
     entry.consumed = true;
     info.origin = entry.origin;
+    if (const UnitRange* range = unit_range(unit)) {
+      const double v = std::visit(
+          [](auto* p) -> double {
+            using T = std::remove_pointer_t<decltype(p)>;
+            if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) return static_cast<double>(*p);
+            else return 0.0;
+          },
+          field);
+      if (v < range->lo || v > range->hi)
+        throw ConfigError(key + ": " + (entry.is_text ? json(entry.text).dump() : describe_json(entry.json)) +
+                          " is out of range (" + number_text(range->lo) + ".." + number_text(range->hi) + " " + unit +
+                          ": " + range->why + ")" + origin_suffix(entry.origin));
+    }
   }
   info.value = field_value(field);
 
@@ -454,8 +579,16 @@ void ConfigTree::bind_field(const std::string& key, FieldRef field, const std::s
 
 std::vector<std::string> ConfigTree::unknown_keys() const {
   std::vector<std::string> keys;
-  for (const auto& [key, entry] : entries_)
-    if (!entry.consumed) keys.push_back(key);
+  for (const auto& [key, entry] : entries_) {
+    if (entry.consumed) continue;
+    // An empty object naming a section ("fcc": {}) overrides nothing and is fine.
+    if (!entry.is_text && entry.json.is_object() && entry.json.empty()) {
+      const std::string prefix = key + ".";
+      if (std::any_of(parameters_.begin(), parameters_.end(), [&](const ParameterInfo& p) { return starts_with(p.key, prefix); }))
+        continue;
+    }
+    keys.push_back(key);
+  }
   return keys;
 }
 

@@ -44,6 +44,10 @@ class ConfigTree {
     std::string origin;            // "default", a preset file, or "--set"
   };
 
+  // Bounds on a preset file: presets are a few KiB, four levels deep.
+  static constexpr size_t kMaxPresetBytes = 16u << 20;
+  static constexpr size_t kMaxNesting = 32;
+
   // Presets named without a path are looked up as <preset_dir>/<name>.json.
   explicit ConfigTree(std::string preset_dir = default_preset_dir());
 
@@ -113,7 +117,7 @@ class ConfigTree {
   void load_file(const std::string& path, std::vector<std::string>& chain);
   void load_document(const nlohmann::json& doc, const std::string& origin, const std::string& dir,
                      std::vector<std::string>& chain);
-  void flatten(const nlohmann::json& object, const std::string& prefix, const std::string& origin);
+  void flatten(const nlohmann::json& object, const std::string& prefix, const std::string& origin, size_t depth);
 
   std::string preset_dir_;
   std::map<std::string, Entry> entries_;   // dotted key -> value

@@ -5,6 +5,7 @@
 #include "config/config_tree.h"
 #include "cpu/cpu_params.h"
 #include "crypto/hpb_crypto_params.h"
+#include "fcc/flash_controller.h"
 #include "fcc/flash_controller_params.h"
 #include "firmware_params.h"
 #include "host/host_memory_model.h"
@@ -34,7 +35,8 @@ struct PlatformConfig {
   LogParams log;
   FaultParams fault;
 
-  // Binds every section; throws ConfigError naming the key on any problem.
+  // Binds every section; throws ConfigError naming the key on any problem. Everything that
+  // can be checked is checked here, before elaboration builds the platform.
   void bind(ConfigTree& tree) {
     tree.bind_section("host", host);
     tree.bind_section("link", link);
@@ -44,6 +46,9 @@ struct PlatformConfig {
     tree.bind_section("cpu", cpu);
     tree.bind_section("fcc", fcc);
     tree.bind_section("nand", nand);
+    // Hardware sizes the firmware needs for its own checks: set before it is validated.
+    firmware.data_buffer_kib = memory.data_buffer_kib;
+    firmware.l2p_sram_kib = memory.l2p_sram_kib;
     tree.bind_section("firmware", firmware);
     tree.bind_section("crypto", crypto);
     tree.bind_section("hpb", firmware.hpb);
@@ -52,19 +57,53 @@ struct PlatformConfig {
     tree.bind_section("host_memory", host_memory);
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
-    firmware.data_buffer_kib = memory.data_buffer_kib;
     // fWBBufferFlushDuringHibernate flushes while the link is in Hibern8: the link's auto-hibernate.
     firmware.writebooster.hibernate_idle_us = link.hibernate_idle_us;
-    firmware.l2p_sram_kib = memory.l2p_sram_kib;
-    std::string hpb_problem = firmware.hpb.validate();
-    if (!hpb_problem.empty()) throw ConfigError("hpb." + hpb_problem);
-    if (const std::string wb = firmware.writebooster.validate(); !wb.empty()) throw ConfigError("writebooster." + wb);
-    if (const std::string m = host_memory.validate(); !m.empty()) throw ConfigError("host_memory." + m);
-    hpb_problem = hpb_host.validate();
-    if (!hpb_problem.empty()) throw ConfigError("hpb.host." + hpb_problem);
-    const std::string problem = firmware.validate();
-    if (!problem.empty()) throw ConfigError("firmware." + problem + " (memory.data_buffer_kib = " +
-                                            std::to_string(memory.data_buffer_kib) + ")");
+    check_platform();
+  }
+
+  // Simulator memory a configuration needs before any data is written (NAND pages are
+  // allocated as they are programmed): per-block state in the NAND model and the FTL, the
+  // map directory, per-die queues, the SRAMs. Coefficients measured on this build (ufs-sim
+  // peak RSS over blocks_per_plane, pages_per_block and die count; see README, "Bad input").
+  static constexpr uint64_t kMaxFootprintBytes = 4ull << 30;
+  uint64_t footprint_bytes(const FlashGeometry& g) const {
+    const uint64_t map_pages = g.total_sectors() / 4096 + 1;
+    return (16ull << 20) + g.total_blocks() * 96 + map_pages * 64 + uint64_t(g.dies()) * 4096 +
+           uint64_t(memory.data_buffer_kib) * 1024 * 2 + uint64_t(memory.l2p_sram_kib) * 1024;
+  }
+
+ private:
+  void check_platform() const {
+    std::string problem;
+    const FlashGeometry g = FlashController::geometry_for(fcc, nand, &problem);
+    if (!problem.empty()) throw ConfigError(problem);
+    const uint64_t bytes = footprint_bytes(g);
+    if (bytes > kMaxFootprintBytes) {
+      auto mib = [](uint64_t b) { return std::to_string(b >> 20) + " MiB"; };
+      throw ConfigError("the flash organisation needs about " + mib(bytes) + " of simulator memory, more than " +
+                        mib(kMaxFootprintBytes) + ": " + std::to_string(g.total_blocks()) + " blocks = fcc.channels " +
+                        std::to_string(fcc.channels) + " x fcc.ways_per_channel " + std::to_string(fcc.ways_per_channel) +
+                        " x nand.dies_per_package " + std::to_string(nand.dies_per_package) + " x nand.planes_per_die " +
+                        std::to_string(nand.planes_per_die) + " x nand.blocks_per_plane " +
+                        std::to_string(nand.blocks_per_plane) + "; lower one of them");
+    }
+    if (std::string m = firmware.validate_for(g); !m.empty()) {
+      // A unit that fits the native block but not the SLC one: the user's nand.slc_mode is the cause.
+      if (nand.slc_mode) {
+        NandParams native = nand;
+        native.slc_mode = false;
+        std::string ignored;
+        if (firmware.validate_for(FlashController::geometry_for(fcc, native, &ignored)).empty())
+          throw ConfigError("nand.slc_mode: SLC blocks have " + std::to_string(g.pages_per_block) + " pages (" +
+                            std::to_string(nand.pages_per_block) + " / " + std::to_string(nand.bits_per_cell()) +
+                            "), and then firmware." + m);
+      }
+      throw ConfigError("firmware." + m);
+    }
+    if (const std::string m = firmware.writebooster.validate_for(g, firmware.write_unit_sectors(g) / g.sectors_per_page());
+        !m.empty())
+      throw ConfigError("writebooster." + m);
   }
 };
 

@@ -27,6 +27,15 @@ uint64_t peak_rss_kib() {
 
 namespace {
 
+// sc_stop() once per run: a second call (a bad trace line stops the run, then the
+// controller ends its phase) makes the kernel print warning W545 on stdout.
+bool stop_requested = false;
+void stop_simulation() {
+  if (stop_requested) return;
+  stop_requested = true;
+  sc_core::sc_stop();
+}
+
 // Drives the phases: precondition workload, then the measured one.
 class RunController : public sc_core::sc_module {
  public:
@@ -66,7 +75,7 @@ class RunController : public sc_core::sc_module {
       power_cut_ps = sc_core::sc_time_stamp().value();
       torn_pages = platform_.fcc.power_cut();
       finished = true;
-      sc_core::sc_stop();
+      stop_simulation();
       return;
     }
     if (runtime_ps_) {
@@ -76,7 +85,7 @@ class RunController : public sc_core::sc_module {
     }
     while (!host.done()) wait(host.done_event());
     finished = true;
-    sc_core::sc_stop();
+    stop_simulation();
   }
 
  private:
@@ -128,7 +137,7 @@ class DeadlineSubmitter : public RequestSubmitter {
         if (inner_->timed()) rest_.arrival_ps += *time_base_;
       } catch (const WorkloadError& e) {
         *error_ = e.what();
-        sc_core::sc_stop();
+        stop_simulation();
         return false;
       }
       if (rest_.op == BlockOp::Flush || rest_.blocks <= max_blocks_) {
@@ -146,6 +155,7 @@ class DeadlineSubmitter : public RequestSubmitter {
   uint32_t max_outstanding() const override { return inner_->max_outstanding(); }
   bool timed() const override { return inner_->timed(); }
   std::string stream_name(uint32_t s) const override { return inner_->stream_name(s); }
+  std::string warning() const override { return inner_->warning(); }
 
  private:
   std::unique_ptr<RequestSubmitter> inner_;
@@ -219,6 +229,7 @@ nlohmann::json app_launch_json(const AppLaunchTracker& apps) {
 
 RunResult run_simulation(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
+  stop_requested = false;
   ConfigTree tree;
   tree.load(o.preset);
   for (const auto& s : o.sets) tree.set_assignment(s);
@@ -297,6 +308,11 @@ RunResult run_simulation(const RunOptions& o) {
   }
 
   if (!workload_error.empty()) throw WorkloadError(workload_error);
+  // Parameters and workloads are bounded so that this cannot happen; should it still, the
+  // figures would be nonsense (64-bit picoseconds saturate), so the run fails instead.
+  if (sc_core::sc_time_stamp().value() > kMaxSimulatedPs)
+    throw std::runtime_error("simulated time passed 100 days (" + sc_core::sc_time_stamp().to_string() +
+                             "): the configuration or workload is out of scale");
   if (!controller.finished)
     throw std::runtime_error("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                              std::to_string(platform->host.outstanding()) +
@@ -304,6 +320,9 @@ RunResult run_simulation(const RunOptions& o) {
 
   for (const std::string& problem : platform->finish_trace())
     std::fprintf(stderr, "ufs-sim: warning: %s\n", problem.c_str());
+  for (const auto* phase : {&precondition, &measured})
+    for (const auto& s : *phase)
+      if (const std::string w = s->warning(); !w.empty()) std::fprintf(stderr, "ufs-sim: warning: %s\n", w.c_str());
 
   // A trace names its streams (process names) as its lines are read: ask again now.
   if (!measured.empty()) {

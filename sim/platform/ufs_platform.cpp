@@ -61,6 +61,8 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   bus.map(kL2pSramBase, l2p_sram.size_bytes(), kL2pSramPort, true);
   bus.map(FirmwareCpu::kCryptoBase, hpb_crypto_reg::kSize, kCryptoPort, true);
 
+  // PlatformConfig::bind checked the flash-dependent parameters before elaboration; a
+  // configuration built by hand (tests) is checked here.
   if (const std::string problem = config_.firmware.validate_for(fcc.geometry()); !problem.empty())
     throw ConfigError("firmware." + problem);
   if (const std::string problem = config_.firmware.writebooster.validate_for(

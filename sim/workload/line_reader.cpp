@@ -36,7 +36,14 @@ void LineReader::refill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  if (end_ == buffer_.size()) {
+    // No trace format has lines beyond a few hundred bytes: a longer one is not a trace
+    // (binary data, /dev/zero), and growing for it would only exhaust memory.
+    if (buffer_.size() >= kMaxLineBytes)
+      throw WorkloadError(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than " +
+                          std::to_string(kMaxLineBytes >> 20) + " MiB (not a text trace?)");
+    buffer_.resize(buffer_.size() * 2);
+  }
   gzFile f = static_cast<gzFile>(file_);
   const int n = gzread(f, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
   if (n < 0) {

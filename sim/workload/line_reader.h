@@ -11,6 +11,8 @@ namespace ufs {
 
 class LineReader {
  public:
+  static constexpr size_t kMaxLineBytes = 4u << 20;  // longer lines are refused (see refill)
+
   // Throws WorkloadError "PATH: cannot open (reason)".
   explicit LineReader(const std::string& path);
   ~LineReader();

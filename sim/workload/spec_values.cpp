@@ -69,6 +69,17 @@ uint64_t parse_size(std::string_view key, std::string_view text) {
 uint64_t parse_duration_ps(std::string_view key, std::string_view text, uint64_t default_unit_ps) {
   std::string_view number, unit;
   split_number_unit(text, number, unit);
+  // An exponent belongs to the number ("1e15", "2.5e-3ms"), not to the unit.
+  if (!unit.empty() && (unit[0] == 'e' || unit[0] == 'E') && !number.empty()) {
+    size_t i = 1;
+    if (i < unit.size() && (unit[i] == '+' || unit[i] == '-')) ++i;
+    const size_t digits = i;
+    while (i < unit.size() && unit[i] >= '0' && unit[i] <= '9') ++i;
+    if (i > digits) {
+      number = text.substr(0, number.size() + i);
+      unit = unit.substr(i);
+    }
+  }
   uint64_t mult = default_unit_ps;
   if (!unit.empty()) {
     if (unit == "ps") mult = 1;
@@ -80,8 +91,21 @@ uint64_t parse_duration_ps(std::string_view key, std::string_view text, uint64_t
     else if (unit == "h") mult = 3600 * kPsPerSecond;
     else bad_value(key, text, "a duration (units ps, ns, us, ms, s, m, h)");
   }
+  const std::string copy(number);
+  char* end = nullptr;
+  const long double approx = number.empty() ? -1.0L : std::strtold(copy.c_str(), &end);
+  if (number.empty() || end != copy.c_str() + copy.size() || !(approx >= 0))
+    bad_value(key, text, "a duration (units ps, ns, us, ms, s, m, h)");
+  if (approx * static_cast<long double>(mult) > static_cast<long double>(kMaxSimulatedPs))
+    bad_value(key, text, "a duration within 100 days (the longest simulated time)");
   uint64_t ps = 0;
-  if (!scale_decimal(number, mult, ps)) bad_value(key, text, "a duration (units ps, ns, us, ms, s, m, h)");
+  if (!scale_decimal(number, mult, ps)) {
+    // Exponent forms and sub-picosecond fractions: rounded to the picosecond.
+    const long double rounded = std::floor(approx * static_cast<long double>(mult) + 0.5L);
+    if (number.find_first_of("eE") == std::string_view::npos && rounded != approx * static_cast<long double>(mult))
+      bad_value(key, text, "a whole number of picoseconds");
+    ps = static_cast<uint64_t>(rounded);
+  }
   return ps;
 }
 

@@ -12,6 +12,10 @@ constexpr uint64_t kLogicalBlockBytes = 4096;
 constexpr uint64_t kPsPerUs = 1000000ULL;
 constexpr uint64_t kPsPerMs = 1000000000ULL;
 constexpr uint64_t kPsPerSecond = 1000000000000ULL;
+// The longest simulated time anything may reach: 100 days. The kernel counts 64-bit
+// picoseconds (213 days); a run, a duration or an arrival beyond this is refused instead
+// of saturating into nonsense results.
+constexpr uint64_t kMaxSimulatedPs = 100ULL * 86400ULL * kPsPerSecond;
 
 // Bytes; suffixes k/m/g/t/p (optionally followed by "b" or "ib", any case) are
 // powers of 1024 as in fio. Fractions are allowed if the result is whole bytes.

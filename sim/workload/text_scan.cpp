@@ -16,38 +16,38 @@ std::string_view trim(std::string_view s) {
 namespace {
 
 // Rare path: exponent notation goes through strtod (rounded, not exact).
-bool parse_with_strtod(std::string_view s, unsigned frac_digits, int64_t& out) {
+template <class Int>
+bool parse_with_strtod(std::string_view s, unsigned frac_digits, Int& out) {
   std::string copy(s);
   char* end = nullptr;
-  double v = std::strtod(copy.c_str(), &end);
+  const long double v = std::strtold(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return false;
-  double scaled = v * std::pow(10.0, frac_digits);
-  if (std::fabs(scaled) >= 9.2e18) return false;
-  out = static_cast<int64_t>(std::llround(scaled));
+  const long double scaled = v * std::pow(10.0L, static_cast<long double>(frac_digits));
+  const long double limit = sizeof(Int) == 8 ? 9.2e18L : 1.7e38L;
+  if (std::fabs(scaled) >= limit) return false;
+  out = static_cast<Int>(std::llround(scaled));
+  if (std::fabs(scaled) >= 9.2e18L) out = static_cast<Int>(scaled);  // beyond llround's range: truncated
   return true;
 }
 
-}  // namespace
-
-bool parse_fixed_point(std::string_view s, unsigned frac_digits, int64_t& out) {
+template <class Int>
+bool parse_fixed(std::string_view s, unsigned frac_digits, Int& out) {
   bool negative = false;
   size_t i = 0;
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
     negative = s[i] == '-';
     ++i;
   }
-  int64_t v = 0;
+  Int v = 0;
   size_t int_digits = 0;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++int_digits)
-    if (__builtin_mul_overflow(v, int64_t{10}, &v) || __builtin_add_overflow(v, int64_t{s[i] - '0'}, &v))
-      return false;
+    if (__builtin_mul_overflow(v, Int{10}, &v) || __builtin_add_overflow(v, Int{s[i] - '0'}, &v)) return false;
   unsigned frac_used = 0;
   size_t frac_seen = 0;
   if (i < s.size() && s[i] == '.') {
     for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++frac_seen) {
       if (frac_used < frac_digits) {
-        if (__builtin_mul_overflow(v, int64_t{10}, &v) || __builtin_add_overflow(v, int64_t{s[i] - '0'}, &v))
-          return false;
+        if (__builtin_mul_overflow(v, Int{10}, &v) || __builtin_add_overflow(v, Int{s[i] - '0'}, &v)) return false;
         ++frac_used;
       }
     }
@@ -58,10 +58,15 @@ bool parse_fixed_point(std::string_view s, unsigned frac_digits, int64_t& out) {
     return false;
   }
   for (; frac_used < frac_digits; ++frac_used)
-    if (__builtin_mul_overflow(v, int64_t{10}, &v)) return false;
+    if (__builtin_mul_overflow(v, Int{10}, &v)) return false;
   out = negative ? -v : v;
   return true;
 }
+
+}  // namespace
+
+bool parse_fixed_point(std::string_view s, unsigned frac_digits, int64_t& out) { return parse_fixed(s, frac_digits, out); }
+bool parse_fixed_point(std::string_view s, unsigned frac_digits, __int128& out) { return parse_fixed(s, frac_digits, out); }
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

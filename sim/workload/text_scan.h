@@ -56,6 +56,9 @@ inline bool parse_u64(std::string_view s, uint64_t& out) {
 // 10^-frac_digits units, exactly for plain decimals (extra fraction digits are
 // truncated). Keeps picosecond timestamps exact where a double would round.
 bool parse_fixed_point(std::string_view s, unsigned frac_digits, int64_t& out);
+// The same with 128 bits: absolute timestamps in picoseconds (a phone up for 107 days has
+// passed 2^63 ps); readers subtract the first timestamp before narrowing to 64 bits.
+bool parse_fixed_point(std::string_view s, unsigned frac_digits, __int128& out);
 
 // Case-insensitive ASCII comparison.
 bool iequals(std::string_view a, std::string_view b);

@@ -38,7 +38,7 @@ TraceReader::LineResult TraceBlkparseReader::parse_line(std::string_view line, T
   need_u64(cpu, "a CPU number");
   need_u64(seq, "a sequence number");
   need_u64(pid, "a pid");
-  int64_t time_ps = 0;
+  __int128 time_ps = 0;
   if (!text::parse_fixed_point(time, 12, time_ps)) fail("a time in seconds", time);
 
   const std::string_view rwbs = text::next_token(rest);

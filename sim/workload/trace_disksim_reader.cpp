@@ -16,7 +16,7 @@ TraceReader::LineResult TraceDisksimReader::parse_line(std::string_view line, Tr
   const std::string_view extra = text::next_token(rest);
   if (!extra.empty()) fail("end of line after FLAGS", extra);
 
-  int64_t time_ps = 0;
+  __int128 time_ps = 0;
   if (!text::parse_fixed_point(time, 9, time_ps)) fail("a time in milliseconds", time);
   need_u64(devno, "a device number");
   record.offset_bytes = to_bytes(need_u64(blkno, "a block number"), 512, blkno);

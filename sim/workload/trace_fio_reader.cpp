@@ -18,11 +18,11 @@ TraceReader::LineResult TraceFioReader::parse_line(std::string_view line, TraceR
   }
   std::string_view rest = line;
   std::string_view time_text;
-  int64_t time = 0;
+  __int128 time = 0;
   if (version_ == 3) {
     time_text = text::next_token(rest);
     if (time_text.empty()) return LineResult::Skip;
-    time = static_cast<int64_t>(need_u64(time_text, "a timestamp"));
+    time = need_u64(time_text, "a timestamp");
   }
   const std::string_view file = text::next_token(rest);
   if (file.empty()) {
@@ -41,7 +41,7 @@ TraceReader::LineResult TraceFioReader::parse_line(std::string_view line, TraceR
   }
   if (action == "wait") {
     if (version_ == 3) fail("no 'wait' in a version 3 iolog (timestamps replace it)", action);
-    wait_us_ += static_cast<int64_t>(need_u64(offset_text, "a wait time in microseconds"));
+    wait_us_ += need_u64(offset_text, "a wait time in microseconds");  // 128 bits: no overflow
     return LineResult::Skip;
   }
   uint64_t offset = 0, length = 0;

@@ -23,7 +23,7 @@ class TraceFioReader : public TraceReader {
  private:
   int version_ = 0;
   int64_t time_unit_ps_;
-  int64_t wait_us_ = 0;  // v2: time accumulated from wait actions
+  __int128 wait_us_ = 0;  // v2: time accumulated from wait actions
 };
 
 }  // namespace ufs

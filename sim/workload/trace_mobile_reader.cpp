@@ -26,7 +26,7 @@ TraceReader::LineResult TraceMobileReader::parse_line(std::string_view line, Tra
   if (!decode_rwbs(rw, info)) fail("rw_flag R, W or block-layer RWBS flags", rw);
   const uint64_t offset = to_bytes(need_u64(sector, "a start sector"), 512, sector);
   const uint64_t length = to_bytes(need_u64(size, "a size in sectors"), 512, size);
-  int64_t seconds_ps = 0;
+  __int128 seconds_ps = 0;
   if (!text::parse_fixed_point(time, 12, seconds_ps)) fail("a timestamp in seconds", time);
 
   const LineResult result = fill_rwbs(info, offset, length, size, record);

@@ -24,8 +24,7 @@ TraceReader::LineResult TraceMqsimReader::parse_line(std::string_view line, Trac
   if (type == "1") record.op = BlockOp::Read;
   else if (type == "0") record.op = BlockOp::Write;
   else fail("TYPE 1 (read) or 0 (write)", type);
-  if (ns > static_cast<uint64_t>(INT64_MAX)) fail("an arrival time in ns", time);
-  record.time_ps = relative_time_ps(static_cast<int64_t>(ns), 1000, time);
+  record.time_ps = relative_time_ps(__int128{ns}, 1000, time);
   char name[32] = "dev";
   const size_t n = devno.size() < sizeof name - 4 ? devno.size() : sizeof name - 4;
   devno.copy(name + 3, n);

@@ -24,8 +24,7 @@ TraceReader::LineResult TraceMsrReader::parse_line(std::string_view line, TraceR
   record.length_bytes = need_u64(fields[5], "a size in bytes");
   if (record.length_bytes == 0) fail("a non-zero size", fields[5]);
   need_u64(fields[6], "a response time");
-  if (ticks > static_cast<uint64_t>(INT64_MAX)) fail("a timestamp in 100 ns ticks", fields[0]);
-  record.time_ps = relative_time_ps(static_cast<int64_t>(ticks), 100000, fields[0]);
+  record.time_ps = relative_time_ps(__int128{ticks}, 100000, fields[0]);
   stream_key_.assign(fields[1].data(), fields[1].size());
   stream_key_ += '_';
   stream_key_.append(fields[2].data(), fields[2].size());

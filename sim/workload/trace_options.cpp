@@ -42,7 +42,8 @@ TraceSpec parse_trace_spec(const std::string& spec) {
   }
   if (auto v = opts.take("scale")) {
     o.scale = parse_number("scale", *v);
-    if (!(o.scale >= 0)) throw WorkloadError("scale: '" + *v + "' is not a non-negative number");
+    // 0 replays every request at once; a million times slower is far beyond any use.
+    if (!(o.scale >= 0 && o.scale <= 1e6)) throw WorkloadError("scale: '" + *v + "' is out of range [0, 1e6]");
   }
   if (auto v = opts.take("idle_compress")) o.idle_compress_ps = parse_duration_ps("idle_compress", *v, kPsPerSecond);
   if (auto v = opts.take("fold")) {

@@ -1,5 +1,6 @@
 #include "trace_reader.h"
 
+#include "spec_values.h"
 #include "text_scan.h"
 #include "workload_error.h"
 
@@ -11,7 +12,20 @@ std::string TraceReader::where() const { return lines_.path() + ":" + std::to_st
 
 void TraceReader::fail(std::string_view expected, std::string_view found) const {
   constexpr size_t kMaxShown = 120;  // keep the message one readable line
-  std::string shown(found.substr(0, kMaxShown));
+  // Trace bytes are shown escaped: control characters and escape sequences must not reach
+  // the terminal, and a NUL would cut the message short.
+  std::string shown;
+  for (const char ch : found.substr(0, kMaxShown)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      shown += ch;
+      continue;
+    }
+    static const char hex[] = "0123456789abcdef";
+    shown += "\\x";
+    shown += hex[c >> 4];
+    shown += hex[c & 15];
+  }
   if (found.size() > kMaxShown) shown += "...";
   throw WorkloadError(where() + ": expected " + std::string(expected) + " but found '" + shown + "'");
 }
@@ -38,15 +52,16 @@ bool TraceReader::next(TraceRecord& record) {
   return false;
 }
 
-int64_t TraceReader::relative_time_ps(int64_t native, int64_t ps_per_unit, std::string_view text) {
+int64_t TraceReader::relative_time_ps(__int128 native, int64_t ps_per_unit, std::string_view text) {
   if (!have_origin_) {
     have_origin_ = true;
     origin_ = native;
   }
-  int64_t delta = 0, ps = 0;
-  if (__builtin_sub_overflow(native, origin_, &delta) || __builtin_mul_overflow(delta, ps_per_unit, &ps))
+  __int128 delta = 0, ps = 0;
+  if (__builtin_sub_overflow(native, origin_, &delta) || __builtin_mul_overflow(delta, __int128{ps_per_unit}, &ps) ||
+      ps > __int128{static_cast<int64_t>(kMaxSimulatedPs)} || ps < -__int128{static_cast<int64_t>(kMaxSimulatedPs)})
     fail("a timestamp within 100 days of the first", text);
-  return ps;
+  return static_cast<int64_t>(ps);
 }
 
 TraceReader::LineResult TraceReader::fill_rwbs(const RwbsInfo& info, uint64_t offset_bytes, uint64_t length_bytes,

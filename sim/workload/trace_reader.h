@@ -41,8 +41,9 @@ class TraceReader {
   enum class LineResult { Record, Skip, Ignore, End };
   virtual LineResult parse_line(std::string_view line, TraceRecord& record) = 0;
 
-  // `native` in units of `ps_per_unit` picoseconds -> ps since the first record.
-  int64_t relative_time_ps(int64_t native, int64_t ps_per_unit, std::string_view text);
+  // `native` in units of `ps_per_unit` picoseconds -> ps since the first record. The
+  // difference is taken before converting, so absolute timestamps of any size work.
+  int64_t relative_time_ps(__int128 native, int64_t ps_per_unit, std::string_view text);
   // Fills op/offset/length from decoded RWBS flags; zero-length data is malformed
   // unless it is a preflush (an empty flush bio shows as "FWS ... + 0").
   LineResult fill_rwbs(const RwbsInfo& info, uint64_t offset_bytes, uint64_t length_bytes,
@@ -58,7 +59,7 @@ class TraceReader {
   LineReader lines_;
   bool skip_bad_;
   bool have_origin_ = false;
-  int64_t origin_ = 0;
+  __int128 origin_ = 0;
   uint64_t bad_lines_ = 0;
   uint64_t ignored_ = 0;
 };

@@ -40,7 +40,10 @@ bool TraceSubmitter::fetch(TraceRecord& record) {
     }
     int64_t t = record.time_ps;
     if (have_last_ && t < last_time_) {
-      ++counters_.time_reversals;
+      if (counters_.time_reversals++ == 0) {
+        first_reversal_line_ = reader_->line_number();
+        first_reversal_ps_ = last_time_ - t;
+      }
       t = last_time_;
     }
     have_last_ = true;
@@ -63,6 +66,10 @@ bool TraceSubmitter::fetch(TraceRecord& record) {
       const double scaled = static_cast<double>(gap) * options_.scale + arrival_frac_;
       const double whole = std::floor(scaled);
       arrival_frac_ = scaled - whole;
+      // Simulated time is 64-bit picoseconds: refuse a replay that would run past it.
+      if (whole >= static_cast<double>(kMaxSimulatedPs - arrival_ps_))
+        throw WorkloadError(reader_->where() + ": the replayed arrival time passes " + format_duration_ps(kMaxSimulatedPs) +
+                            " (scale=" + std::to_string(options_.scale) + "); use idle_compress or a smaller scale");
       arrival_ps_ += static_cast<uint64_t>(whole);
     }
     have_prev_ = true;
@@ -71,7 +78,24 @@ bool TraceSubmitter::fetch(TraceRecord& record) {
     return true;
   }
   done_ = true;
+  if (counters_.replayed == 0) {
+    // A run without requests would report nothing as if it were a result.
+    std::string why = counters_.records == 0 ? "it holds no request records"
+                      : skipped_ >= counters_.records ? "skip=" + std::to_string(options_.skip) + " passes its " +
+                                                            std::to_string(counters_.records) + " records"
+                                                      : "no record falls within start/duration";
+    throw WorkloadError(reader_->path() + ": no requests to replay: " + why + " (" +
+                        std::to_string(reader_->line_number()) + " lines read)");
+  }
   return false;
+}
+
+std::string TraceSubmitter::warning() const {
+  if (counters_.time_reversals == 0) return "";
+  return reader_->path() + ": " + std::to_string(counters_.time_reversals) +
+         " timestamps went backwards (the first at line " + std::to_string(first_reversal_line_) + ", by " +
+         format_duration_ps(static_cast<uint64_t>(first_reversal_ps_)) + "); each request was replayed at its "
+         "predecessor's time";
 }
 
 void TraceSubmitter::push_folded(BlockRequest request, uint64_t first, uint64_t blocks) {

@@ -1,7 +1,9 @@
 // Replays a trace as a RequestSubmitter, streaming: records are read as the host
 // pulls them (only fold=remap keeps a table, of the touched blocks).
 // Per record, in this order: skip, time clamp (a timestamp that goes backwards is
-// raised to the previous one and counted), start/duration window, limit, then
+// raised to the previous one, counted and reported by warning(): real traces merged from
+// per-CPU buffers go back by microseconds now and then, so this is no error), start/duration
+// window, limit, then
 // 512 B -> 4 KiB conversion (start = floor(byte/4096), end = ceil; unaligned ones
 // are widened and counted), folding, and retiming: arrival = sum of the gaps since
 // the first replayed record, each gap first capped at idle_compress, then
@@ -43,6 +45,8 @@ class TraceSubmitter : public RequestSubmitter {
   uint32_t max_outstanding() const override { return options_.qd; }
   bool timed() const override { return options_.mode == TraceMode::Open; }
   std::string stream_name(uint32_t stream) const override;
+  // Timestamps that went backwards: how many, where the first was and by how much.
+  std::string warning() const override;
 
   uint32_t stream_count() const { return reader_->stream_count(); }
   TraceCounters counters() const;
@@ -71,6 +75,8 @@ class TraceSubmitter : public RequestSubmitter {
   int64_t prev_time_ = 0;   // previous replayed record
   uint64_t arrival_ps_ = 0;
   double arrival_frac_ = 0;
+  uint64_t first_reversal_line_ = 0;  // line of the first timestamp that went backwards
+  int64_t first_reversal_ps_ = 0;    // ... and by how much
 };
 
 }  // namespace ufs

@@ -58,6 +58,8 @@ const char* rw_pattern_name(RwPattern rw) {
 }
 
 WorkloadSpec parse_workload_spec(const std::string& text) {
+  // An empty spec would quietly run a default pass over the device.
+  if (text::trim(text).empty()) throw WorkloadError("workload spec: empty (e.g. rw=randread,bs=4k,count=1000)");
   OptionList opts(text, "workload spec");
   WorkloadSpec spec;
 
@@ -96,8 +98,14 @@ WorkloadSpec parse_workload_spec(const std::string& text) {
     parse_size_or_percent("offset", *v, spec.offset_bytes, spec.offset_percent);
     if (spec.offset_bytes % kLogicalBlockBytes != 0) bad("offset", *v, "is not a multiple of 4 KiB");
   }
-  if (auto v = opts.take("count", "number_ios")) spec.count = parse_count("count", *v);
-  if (auto v = opts.take("runtime")) spec.runtime_ps = parse_duration_ps("runtime", *v, kPsPerSecond);
+  if (auto v = opts.take("count", "number_ios")) {
+    spec.count = parse_count("count", *v);
+    if (spec.count == 0) bad("count", *v, "must be at least 1 (leave it out for one pass over size)");
+  }
+  if (auto v = opts.take("runtime")) {
+    spec.runtime_ps = parse_duration_ps("runtime", *v, kPsPerSecond);
+    if (spec.runtime_ps == 0) bad("runtime", *v, "must be above 0 (leave it out for no time limit)");
+  }
   if (auto v = opts.take("rwmixread")) spec.rwmixread = parse_u32_in("rwmixread", *v, 0, 100);
   if (auto v = opts.take("rwmixwrite")) {
     if (opts.has("rwmixread")) throw WorkloadError("workload spec: give rwmixread or rwmixwrite, not both");
@@ -109,10 +117,16 @@ WorkloadSpec parse_workload_spec(const std::string& text) {
     spec.align_bytes = parse_size("align", *v);
     require_block_multiple("align", *v, spec.align_bytes);
   }
-  if (auto v = opts.take("thinktime")) spec.thinktime_ps = parse_duration_ps("thinktime", *v, kPsPerUs);
+  if (auto v = opts.take("thinktime")) {
+    spec.thinktime_ps = parse_duration_ps("thinktime", *v, kPsPerUs);
+    if (spec.thinktime_ps > 3600 * kPsPerSecond) bad("thinktime", *v, "is out of range (at most an hour)");
+  }
   if (auto v = opts.take("rate_iops")) {
     spec.rate_iops = parse_number("rate_iops", *v);
+    // From one request a day to one a nanosecond.
     if (!(spec.rate_iops > 0)) bad("rate_iops", *v, "is not a positive rate");
+    if (spec.rate_iops < 1.0 / 86400 || spec.rate_iops > 1e9)
+      bad("rate_iops", *v, "is out of range [1/86400 (one a day), 1e9]");
   }
   if (auto v = opts.take("arrival")) {
     if (*v == "uniform") spec.arrival = ArrivalProcess::Uniform;
@@ -125,7 +139,7 @@ WorkloadSpec parse_workload_spec(const std::string& text) {
       spec.zipf_theta = 0;
     } else if (v->rfind("zipf:", 0) == 0) {
       spec.zipf_theta = parse_number("random_distribution", std::string_view(*v).substr(5));
-      if (!(spec.zipf_theta > 0)) bad("random_distribution", *v, "needs a zipf theta > 0");
+      if (!(spec.zipf_theta > 0 && spec.zipf_theta <= 10)) bad("random_distribution", *v, "needs a zipf theta in (0, 10]");
     } else {
       bad("random_distribution", *v, "is not random or zipf:THETA");
     }

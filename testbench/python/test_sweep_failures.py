@@ -1,6 +1,6 @@
 # Points that fail are rows with their error; the sweep goes on and exits non-zero at the
-# end naming them: a parameter value the simulator refuses at run time (a logical page that
-# does not divide the block; each value alone passes the parameter table's checks) and a
+# end naming them: a parameter value the simulator refuses at run time (a random power cut
+# needs a workload with runtime=; the value alone passes the parameter table's checks) and a
 # point killed by --point-timeout.
 import csv
 import os
@@ -12,7 +12,7 @@ name = "failures"
 preset = "test-small"
 workload = "rw=randread,bs=4k,size=8m,count={count}"
 [vary]
-"firmware.logical_page_kib" = [4, 8192]
+"fault.spo_at" = ["100s", "random"]
 count = [200, 50000000]
 """
 
@@ -27,11 +27,11 @@ def test_refused_and_timed_out_points_are_rows_and_the_exit_is_non_zero(sim, tmp
     assert p.returncode == 1, p.stderr
     with open(out / "results.csv") as f:
         rows = list(csv.DictReader(f))
-    assert [(r["firmware.logical_page_kib"], r["count"], r["status"]) for r in rows] == [
-        ("4", "200", "ok"), ("4", "50000000", "failed"), ("8192", "200", "failed"), ("8192", "50000000", "failed")]
-    refused = "ufs-sim: error: firmware.logical_page_kib: must divide the block (1536 KiB)"
+    assert [(r["fault.spo_at"], r["count"], r["status"]) for r in rows] == [
+        ("100s", "200", "ok"), ("100s", "50000000", "failed"), ("random", "200", "failed"), ("random", "50000000", "failed")]
+    refused = "ufs-sim: error: fault.spo_at: 'random' needs a workload with runtime= (or use random:TIME)"
     assert rows[0]["error"] == "" and float(rows[0]["ops.read.iops"]) > 0
     assert rows[1]["error"] == "timed out after 10 s (point timeout)" and rows[1]["ops.read.iops"] == ""
     assert rows[2]["error"] == refused and rows[3]["error"] == refused
-    assert "failed: point 2 (firmware.logical_page_kib=8192, count=200): " + refused in p.stderr
+    assert "failed: point 2 (fault.spo_at=random, count=200): " + refused in p.stderr
     assert "1 of 4 points ok" in p.stderr and "3 failed" in p.stderr

@@ -353,3 +353,83 @@ TEST_CASE("config: dotted keys in JSON and top-level binding", "[config]") {
   CHECK(tree.is_set("fcc.channels"));
   CHECK_FALSE(tree.is_set("fcc.ways"));
 }
+
+TEST_CASE("config: hostile presets: deep nesting, duplicate keys, huge files, empty objects", "[config][hostile]") {
+  PresetDir dir;
+  ConfigTree tree(dir.str());
+  // 20000 nested objects overflowed the stack in flatten(); 100000 nested arrays in the copy.
+  std::string deep;
+  for (int i = 0; i < 20000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(20000, '}');
+  const std::string deep_path = dir.write("deep", deep);
+  CHECK(error_of([&] { tree.load("deep"); }) ==
+        deep_path + ":1:161: objects and arrays nested deeper than 32 levels");
+  dir.write("arrays", "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}");
+  CHECK(error_of([&] { tree.load("arrays"); }).find("nested deeper than 32 levels") != std::string::npos);
+  // A document built in memory is bounded too (flatten's own check).
+  nlohmann::json doc = 1;
+  for (int i = 0; i < 40; ++i) doc = nlohmann::json{{"a", doc}};
+  CHECK(error_of([&] { tree.load_json(doc, "memory"); }).find("objects nested deeper than 32 levels") != std::string::npos);
+
+  const std::string dup = dir.write("dup", R"({"fcc": {"channels": 2, "ways": 1, "channels": 4}})");
+  CHECK(error_of([&] { tree.load("dup"); }) == dup + ": key 'fcc.channels' given twice");
+  const std::string big = dir.write("big", "{\"_comment\": \"" + std::string(ConfigTree::kMaxPresetBytes, 'x') + "\"}");
+  CHECK(error_of([&] { tree.load("big"); }) == big + ": larger than 16 MiB; a preset is a small JSON file");
+  CHECK(error_of([&] { tree.load("/dev/zero"); }) == "/dev/zero: larger than 16 MiB; a preset is a small JSON file");
+  CHECK(error_of([&] { tree.load(dir.str() + "/"); }) == dir.str() + "/: is a directory, not a preset file");
+
+  // An empty object where a number goes is the wrong type, not "no value".
+  {
+    const std::string empty = dir.write("empty", R"({"fcc": {"channels": {}}})");
+    ConfigTree t(dir.str());
+    t.load("empty");
+    FlashParams fcc;
+    CHECK(error_of([&] { t.bind_section("fcc", fcc); }) ==
+          "fcc.channels: expected an unsigned integer, got an object (from " + empty + ")");
+  }
+  {  // ... an unknown key where nothing is bound, and nothing at all where it names a section.
+    dir.write("sections", R"({"fcc": {}, "nosuch": {}, "host": {"nosuchkey": {}}})");
+    ConfigTree t(dir.str());
+    t.load("sections");
+    FlashParams fcc;
+    HostParams host;
+    t.bind_section("fcc", fcc);
+    t.bind_section("host", host);
+    CHECK(t.unknown_keys() == std::vector<std::string>{"host.nosuchkey", "nosuch"});
+  }
+}
+
+namespace {
+// Parameters with units that carry bounds of their own.
+struct Timed {
+  double t_us = 1, clock_mhz = 100;
+  uint64_t wait_ns = 0;
+  uint32_t sram_kib = 64;
+  template <class B>
+  void bind(B& b) {
+    b("t_us", t_us, "us", "a delay");
+    b("clock_mhz", clock_mhz, "MHz", "a clock");
+    b("wait_ns", wait_ns, "ns", "a wait");
+    b("sram_kib", sram_kib, "KiB", "an SRAM");
+  }
+  std::string validate() const { return ""; }
+};
+}  // namespace
+
+TEST_CASE("config: times, clocks and sizes get bounds from their unit", "[config][hostile]") {
+  auto bind_with = [](const std::string& assignment) {
+    ConfigTree tree("/nonexistent");
+    Timed t;
+    return error_of([&] {
+      tree.set_assignment(assignment);
+      tree.bind_section("x", t);
+    });
+  };
+  CHECK(bind_with("x.t_us=3600000000").empty());  // an hour
+  CHECK(bind_with("x.t_us=1e18") == "x.t_us: \"1e18\" is out of range (0..3600000000 us: at most an hour) (from --set)");
+  CHECK(bind_with("x.t_us=-1") == "x.t_us: \"-1\" is out of range (0..3600000000 us: at most an hour) (from --set)");
+  CHECK(bind_with("x.clock_mhz=1e-300") == "x.clock_mhz: \"1e-300\" is out of range (1..100000 MHz: 1 MHz to 100 GHz) (from --set)");
+  CHECK(bind_with("x.wait_ns=9223372036854775807").rfind("x.wait_ns: \"9223372036854775807\" is out of range", 0) == 0);
+  CHECK(bind_with("x.sram_kib=1048577").rfind("x.sram_kib:", 0) == 0);
+  CHECK(bind_with("x\x1b]0;x=1").rfind("--set: invalid key", 0) == 0);  // control characters
+}

@@ -299,3 +299,47 @@ TEST_CASE("trace spec errors", "[workload][trace]") {
                     "fold: 'squash' is not none, modulo or remap");
   CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,event=D", 1000), "event: only for the blkparse format");
 }
+
+TEST_CASE("Absolute timestamps of any size: the first is subtracted before converting to ps", "[workload][trace]") {
+  // A phone up for more than 106 days: 9,223,372.04 s and more overflowed 64-bit picoseconds.
+  TempTraceFile mobile("proces,device,rw_flag,sector,size,timestamp\n"
+                       "app,8,R,8,8,9300000.000001\napp,8,R,16,8,9300000.500001\n");
+  const auto m = replay("trace:mobile:" + mobile.path());
+  REQUIRE(m.size() == 2);
+  CHECK(m[1].arrival_ps == kPsPerSec / 2);
+  TempTraceFile blk("  8,0    3        1 9300000.000000000   697  Q   R 8 + 8 [a]\n"
+                    "  8,0    3        2 9300000.250000000   697  Q   R 16 + 8 [a]\n");
+  const auto b = replay("trace:blkparse:" + blk.path());
+  REQUIRE(b.size() == 2);
+  CHECK(b[1].arrival_ps == kPsPerSec / 4);
+  TempTraceFile disksim("9300000000.000 0 8 8 1\n9300000001.000 0 16 8 1\n");  // ms
+  const auto d = replay("trace:disksim:" + disksim.path());
+  REQUIRE(d.size() == 2);
+  CHECK(d[1].arrival_ps == kPsPerSec / 1000);
+  TempTraceFile mq("18446744073709000000 0 8 8 1\n18446744073709001000 0 16 8 1\n");  // ns beyond INT64_MAX
+  const auto q = replay("trace:mqsim:" + mq.path());
+  REQUIRE(q.size() == 2);
+  CHECK(q[1].arrival_ps == 1000000);
+  // More than 100 days apart is still refused (the longest simulated time).
+  TempTraceFile far("app,8,R,8,8,1.0\napp,8,R,8,8,9300000.0\n");
+  CHECK(error_of("trace:mobile:" + far.path()) ==
+        far.path() + ":2: expected a timestamp within 100 days of the first but found '9300000.0'");
+}
+
+TEST_CASE("Traces that replay nothing, lines without end and arrivals beyond time are errors", "[workload][trace]") {
+  TempTraceFile empty("");
+  CHECK(error_of("trace:mobile:" + empty.path()) ==
+        empty.path() + ": no requests to replay: it holds no request records (0 lines read)");
+  TempTraceFile header("proces,device,rw_flag,sector,size,timestamp\n");
+  CHECK(error_of("trace:mobile:" + header.path()) ==
+        header.path() + ": no requests to replay: it holds no request records (1 lines read)");
+  TempTraceFile two("app,8,R,8,8,1.0\napp,8,R,16,8,2.0\n");
+  CHECK(error_of("trace:mobile:" + two.path() + ",skip=5") ==
+        two.path() + ": no requests to replay: skip=5 passes its 2 records (2 lines read)");
+  CHECK(error_of("trace:mobile:" + two.path() + ",start=10s") ==
+        two.path() + ": no requests to replay: no record falls within start/duration (2 lines read)");
+  TempTraceFile endless("app,8,R,8,8,1.0\n" + std::string(5u << 20, '7'));
+  CHECK(error_of("trace:mobile:" + endless.path()) == endless.path() + ":2: line longer than 4 MiB (not a text trace?)");
+  CHECK(error_of("trace:mobile:/dev/zero") == "/dev/zero:1: line longer than 4 MiB (not a text trace?)");
+  CHECK(error_of("trace:mobile:" + two.path() + ",scale=1e308") == "scale: '1e308' is out of range [0, 1e6]");
+}

@@ -19,7 +19,7 @@ struct InterconnectParams {
   }
   std::string validate() const {
     if (clock_mhz <= 0) return "clock_mhz: must be positive";
-    if (width_bytes == 0) return "width_bytes: must be at least 1";
+    if (width_bytes == 0 || width_bytes > 1024) return "width_bytes: must be within 1..1024";
     return "";
   }
 };

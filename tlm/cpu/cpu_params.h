@@ -22,7 +22,10 @@ struct CpuParams {
       "pop and dispatch one crypto result from the completion FIFO (one interrupt drains the FIFO)");
     b("rng_seed", rng_seed, "", "seed of the controller's hardware random number generator (HPB session keys)");
   }
-  std::string validate() const { return clock_mhz > 0 ? "" : "clock_mhz: must be positive"; }
+  std::string validate() const {
+    if (!(clock_mhz > 0)) return "clock_mhz: must be positive";
+    return "";
+  }
 };
 
 }  // namespace ufs

@@ -1,5 +1,6 @@
 #include "fcc/flash_controller.h"
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include "common/log.h"
 #include "common/trace_recorder.h"
@@ -31,44 +32,19 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
   // at once, each package has its own data path (the gang's bus is gang_size wide).
   uint32_t ways = params.ways_per_channel;
   uint32_t width_bytes = params.bus_width_bits / 8;
+  std::string problem;
+  geometry_ = geometry_for(params, nand_params_, &problem);
+  if (!problem.empty()) SC_REPORT_ERROR(this->name(), problem.c_str());  // the configuration checks this first
   if (params.gang_mode != "none" && params.gang_size > 1) {
     const uint32_t g = params.gang_size;
     ways /= g;
     nand_params_.page_bytes *= g;
     nand_params_.spare_bytes_per_page *= g;
-    if (nand_params_.page_bytes / kSectorBytes > kMaxSectorsPerPage)
-      SC_REPORT_ERROR(this->name(), "gang_size: the ganged page exceeds 32 KiB (kMaxSectorsPerPage)");
-    if (nand_params_.hybrid())
-      SC_REPORT_ERROR(this->name(), "gang_size: ganging is not modelled with nand.hybrid_large_page_bytes");
     if (params.gang_mode == "shared_bus") {
       cmd_per_op_ = g;
     } else {
       width_bytes *= g;
       lanes_ = g;
-    }
-  }
-
-  geometry_.channels = params.channels;
-  geometry_.ways_per_channel = ways;
-  geometry_.dies_per_way = nand_params_.dies_per_package;
-  geometry_.planes_per_die = nand_params_.planes_per_die;
-  geometry_.blocks_per_plane = nand_params_.blocks_per_plane;
-  geometry_.pages_per_block = nand_params_.effective_pages_per_block();
-  geometry_.bits_per_cell = nand_params_.operated_bits();
-  geometry_.page_bytes = nand_params_.page_bytes;
-  geometry_.large_page_bytes = nand_params_.hybrid_large_page_bytes;
-  geometry_.small_blocks_per_plane = nand_params_.hybrid() ? nand_params_.hybrid_small_blocks_per_plane : 0;
-
-  {  // bad_block_list names dies by global index: check they exist.
-    std::string list = nand_params_.bad_block_list;
-    size_t pos = 0;
-    while (pos < list.size()) {
-      const unsigned long d = std::stoul(list.substr(pos));
-      if (d >= geometry_.dies())
-        SC_REPORT_ERROR(this->name(), "bad_block_list: names a die beyond the device");
-      pos = list.find(',', pos);
-      if (pos == std::string::npos) break;
-      ++pos;
     }
   }
 
@@ -308,6 +284,40 @@ void FlashController::dispatch(uint32_t die) {
     case FlashOpcode::Erase: start_erase(die, start); break;
     case FlashOpcode::CopyBack: start_copy_back(die, start); break;
   }
+}
+
+FlashGeometry FlashController::geometry_for(const FlashControllerParams& params, const NandParams& nand,
+                                            std::string* problem) {
+  FlashGeometry g;
+  uint32_t ways = params.ways_per_channel, page_bytes = nand.page_bytes;
+  if (params.gang_mode != "none" && params.gang_size > 1) {
+    ways /= params.gang_size;
+    page_bytes *= params.gang_size;
+    if (page_bytes / kSectorBytes > kMaxSectorsPerPage)
+      *problem = "fcc.gang_size: the ganged page (" + std::to_string(params.gang_size) + " x nand.page_bytes) exceeds 32 KiB";
+    else if (nand.hybrid())
+      *problem = "fcc.gang_size: ganging is not modelled with nand.hybrid_large_page_bytes";
+  }
+  g.channels = params.channels;
+  g.ways_per_channel = ways;
+  g.dies_per_way = nand.dies_per_package;
+  g.planes_per_die = nand.planes_per_die;
+  g.blocks_per_plane = nand.blocks_per_plane;
+  g.pages_per_block = nand.effective_pages_per_block();
+  g.bits_per_cell = nand.operated_bits();
+  g.page_bytes = page_bytes;
+  g.large_page_bytes = nand.hybrid_large_page_bytes;
+  g.small_blocks_per_plane = nand.hybrid() ? nand.hybrid_small_blocks_per_plane : 0;
+  // bad_block_list names dies by global index (its syntax is checked by NandParams::validate).
+  const std::string& list = nand.bad_block_list;
+  for (size_t pos = 0; problem->empty() && pos < list.size();) {
+    const size_t end = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, end - pos);
+    if (std::strtoull(item.c_str(), nullptr, 10) >= g.dies())
+      *problem = "nand.bad_block_list: '" + item + "' names a die beyond the device's " + std::to_string(g.dies());
+    pos = end + 1;
+  }
+  return g;
 }
 
 void FlashController::start_read(uint32_t die, const sc_time& start) {

@@ -61,6 +61,10 @@ class FlashController : public sc_core::sc_module {
   // die busy/state and channel busy in the waves. Call before the simulation starts.
   void set_trace(TraceRecorder* trace);
   FlashGeometry geometry() const { return geometry_; }
+  // The geometry the firmware sees for these parameters (ganged packages act as one wider
+  // package), known before elaboration; "" or "key: problem" in `problem` when the
+  // combination cannot be built (the checks the constructor would otherwise fail on).
+  static FlashGeometry geometry_for(const FlashControllerParams& params, const NandParams& nand, std::string* problem);
   // Sudden power-off now: programs (and copy-backs) in their array phase, running or
   // suspended, leave torn pages; anything else in flight never reached the array.
   // Returns the pages torn. The simulation stops right after (nothing completes).

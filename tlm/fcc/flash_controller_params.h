@@ -68,11 +68,18 @@ struct FlashControllerParams {
   }
 
   std::string validate() const {
-    if (channels == 0) return "channels: must be at least 1";
-    if (ways_per_channel == 0) return "ways_per_channel: must be at least 1";
-    if (bus_mt_s == 0) return "bus_mt_s: must be positive";
-    if (bus_width_bits == 0 || bus_width_bits % 8 != 0)
-      return "bus_width_bits: must be a positive multiple of 8";
+    // Controllers drive up to 16 channels of up to 8 chip enables today; 64 each is room to spare.
+    if (channels == 0 || channels > 64) return "channels: must be within 1..64";
+    if (ways_per_channel == 0 || ways_per_channel > 64) return "ways_per_channel: must be within 1..64";
+    // Toggle DDR 5.0 / ONFI 5.1 run at 2400-3600 MT/s.
+    if (bus_mt_s == 0 || bus_mt_s > 10000) return "bus_mt_s: must be within 1..10000";
+    if (bus_width_bits == 0 || bus_width_bits % 8 != 0 || bus_width_bits > 64)
+      return "bus_width_bits: must be a multiple of 8 within 8..64";
+    // Bus and decode steps take nanoseconds to microseconds; a millisecond is far beyond any.
+    if (t_cmd_addr_ns > 1e6) return "t_cmd_addr_ns: must be at most 1000000 ns (1 ms)";
+    if (ecc_decode_ns > 1e6) return "ecc_decode_ns: must be at most 1000000 ns (1 ms)";
+    if (t_cache_ns > 1e6) return "t_cache_ns: must be at most 1000000 ns (1 ms)";
+    if (status_poll_ns > 1e6) return "status_poll_ns: must be at most 1000000 ns (1 ms)";
     if (t_cmd_addr_ns < 0) return "t_cmd_addr_ns: must not be negative";
     if (ecc_decode_ns < 0) return "ecc_decode_ns: must not be negative";
     if (t_cache_ns < 0) return "t_cache_ns: must not be negative";
@@ -81,7 +88,9 @@ struct FlashControllerParams {
       return "status_poll_ns: must be 0 or at least t_cmd_addr_ns (a poll takes the bus that long)";
     if (gang_mode != "none" && gang_mode != "shared_bus" && gang_mode != "shared_control")
       return "gang_mode: must be none, shared_bus or shared_control, not '" + gang_mode + "'";
-    if (gang_size == 0) return "gang_size: must be at least 1";
+    if (gang_size == 0 || gang_size > ways_per_channel) return "gang_size: must be within 1..ways_per_channel";
+    if (max_concurrent_programs > channels * ways_per_channel * 16)
+      return "max_concurrent_programs: must not exceed the dies (at most channels x ways_per_channel x 16)";
     if (gang_mode != "none" && ways_per_channel % gang_size != 0)
       return "gang_size: must divide ways_per_channel";
     return "";

@@ -30,6 +30,9 @@ class RequestSubmitter {
   virtual bool timed() const { return false; }
   // Stream names (index = BlockRequest::stream), for reports; may be empty.
   virtual std::string stream_name(uint32_t stream) const { return "job" + std::to_string(stream); }
+  // Something the user should know about the requests handed out, once they are all out
+  // (e.g. a trace whose timestamps went backwards); "" when nothing.
+  virtual std::string warning() const { return ""; }
 };
 
 }  // namespace ufs

@@ -15,6 +15,14 @@ std::string HostMemoryParams::validate() const {
   if (reserved_mib + lmk_minfree_mib >= total_mib)
     return "reserved_mib: reserved_mib + lmk_minfree_mib must be below total_mib";
   if (enabled && launch_reads == 0) return "launch_reads: must be at least 1";
+  if (launch_reads > 1000000000u) return "launch_reads: must be at most 1000000000";
+  if (!apps.empty()) {  // checked even while off: a typo must not wait until it is turned on
+    try {
+      app_list();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+  }
   if (enabled) {
     try {
       if (app_list().empty()) return "apps: name at least one app (\"name=MiB,...\")";

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace ufs {
 
@@ -46,9 +47,19 @@ struct HpbHostParams {
     if (policy != "auto" && policy != "device" && policy != "host" && policy != "hpbvalve")
       return "policy: must be auto, device, host or hpbvalve";
     if (valve_profile_kib == 0) return "valve_profile_kib: must be at least 1";
+    if (lookup_ns > 1000000) return "lookup_ns: must be at most 1000000 ns (1 ms of host CPU per HPB READ)";
     if (budget_mib == 0) return "budget_mib: must be at least 1";
     if (map_copy_mb_per_s == 0) return "map_copy_mb_per_s: must be at least 1";
-    if (map_requests_in_flight == 0) return "map_requests_in_flight: must be at least 1";
+    if (map_requests_in_flight == 0 || map_requests_in_flight > 256)
+      return "map_requests_in_flight: must be within 1..256 (task tags)";
+    if (idle_outstanding > 256) return "idle_outstanding: must be at most 256 (task tags)";
+    // Read counters: a billion reads of one region is beyond any run this model makes.
+    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"activation_reads", activation_reads},
+                                  {"eviction_enter_reads", eviction_enter_reads},
+                                  {"eviction_exit_reads", eviction_exit_reads},
+                                  {"read_timeout_expiries", read_timeout_expiries},
+                                  {"valve_launch_reads", valve_launch_reads}})
+      if (n > 1000000000u) return std::string(name) + ": must be at most 1000000000";
     if (eviction_exit_reads > eviction_enter_reads) return "eviction_exit_reads: must not exceed eviction_enter_reads";
     if (read_timeout_ms == 0) return "read_timeout_ms: must be at least 1";
     return "";

@@ -34,7 +34,7 @@ struct HostInterfaceParams {
     if (queue_depth < 1 || queue_depth > 256) return "queue_depth: must be 1..256";
     if (max_data_segment_bytes == 0 || max_data_segment_bytes % 4096 != 0 || max_data_segment_bytes > 65535)
       return "max_data_segment_bytes: must be a multiple of 4096 below 65536 (16-bit Data Segment Length)";
-    if (max_outstanding_rtt < 1) return "max_outstanding_rtt: must be >= 1";
+    if (max_outstanding_rtt < 1 || max_outstanding_rtt > 255) return "max_outstanding_rtt: must be 1..255 (bMaxNumOfRTT)";
     if (data_in_segments_ahead < 1 || data_in_segments_ahead > 8) return "data_in_segments_ahead: must be 1..8";
     return "";
   }

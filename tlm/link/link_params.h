@@ -62,7 +62,9 @@ struct LinkParams {
     if (rate_series != "A" && rate_series != "B") return "rate_series: must be A or B";
     if (line_coding != "auto" && line_coding != "8b10b" && line_coding != "128b130b")
       return "line_coding: must be auto, 8b10b or 128b130b";
-    if (frame_payload_bytes == 0) return "frame_payload_bytes: must be > 0";
+    // UniPro's L2 frames carry at most 272 bytes (DL_MTU); bounds with room for other links.
+    if (frame_payload_bytes == 0 || frame_payload_bytes > 65536) return "frame_payload_bytes: must be within 1..65536";
+    if (frame_overhead_bytes > 1024) return "frame_overhead_bytes: must be at most 1024";
     if (!(upiu_latency_ns >= 0.0)) return "upiu_latency_ns: must be >= 0";
     return "";
   }

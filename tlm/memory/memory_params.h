@@ -21,7 +21,9 @@ struct MemoryParams {
   std::string validate() const {
     if (data_buffer_kib < 64) return "data_buffer_kib: must be at least 64";
     if (l2p_sram_kib == 0) return "l2p_sram_kib: must be at least 1";
-    return sram.validate();
+    // The SRAM's own keys are bound here as sram_*: name them so.
+    if (const std::string problem = sram.validate(); !problem.empty()) return "sram_" + problem;
+    return "";
   }
 };
 

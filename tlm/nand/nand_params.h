@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <sstream>
+#include <utility>
 #include <string>
 #include "hal/flash_types.h"
 
@@ -126,10 +127,13 @@ struct NandParams {
   std::string validate() const {
     if (cell_type != "slc" && cell_type != "mlc" && cell_type != "tlc")
       return "cell_type: must be slc, mlc or tlc, not '" + cell_type + "'";
-    if (dies_per_package == 0) return "dies_per_package: must be at least 1";
-    if (planes_per_die == 0) return "planes_per_die: must be at least 1";
-    if (blocks_per_plane == 0) return "blocks_per_plane: must be at least 1";
-    if (pages_per_block == 0) return "pages_per_block: must be at least 1";
+    // Upper bounds from real parts with room to spare: packages stack up to 16 dies, dies
+    // have up to 6 planes, a plane a few thousand blocks, a block a few thousand pages.
+    if (dies_per_package == 0 || dies_per_package > 16) return "dies_per_package: must be within 1..16";
+    if (planes_per_die == 0 || planes_per_die > 16) return "planes_per_die: must be within 1..16";
+    if (blocks_per_plane == 0 || blocks_per_plane > 65536) return "blocks_per_plane: must be within 1..65536";
+    if (pages_per_block == 0 || pages_per_block > 8192) return "pages_per_block: must be within 1..8192";
+    if (spare_bytes_per_page > page_bytes) return "spare_bytes_per_page: must not exceed page_bytes";
     if (pages_per_block % bits_per_cell() != 0)
       return "pages_per_block: must be a multiple of the bits per cell";
     if (page_bytes == 0 || page_bytes % kSectorBytes != 0 ||
@@ -138,6 +142,13 @@ struct NandParams {
     if (t_read_us <= 0) return "t_read_us: must be positive";
     if (t_prog_us <= 0) return "t_prog_us: must be positive";
     if (t_erase_us <= 0) return "t_erase_us: must be positive";
+    // No NAND array operation takes a second (datasheets: tR ~ 50 us, tPROG ~ 2 ms, tBERS ~ 10 ms).
+    for (const auto& [name, t] : {std::pair<const char*, double>{"t_read_us", t_read_us}, {"t_read_csb_us", t_read_csb_us},
+                                  {"t_read_msb_us", t_read_msb_us}, {"t_prog_us", t_prog_us}, {"t_prog_csb_us", t_prog_csb_us},
+                                  {"t_prog_msb_us", t_prog_msb_us}, {"t_erase_us", t_erase_us}, {"t_read_slc_us", t_read_slc_us},
+                                  {"t_prog_slc_us", t_prog_slc_us}, {"t_read_large_us", t_read_large_us},
+                                  {"t_prog_large_us", t_prog_large_us}, {"t_suspend_us", t_suspend_us}, {"t_resume_us", t_resume_us}})
+      if (t > 1e6) return std::string(name) + ": must be at most 1000000 us (1 s; no NAND operation takes that long)";
     if (t_read_csb_us < 0 || t_read_msb_us < 0) return "t_read_csb_us: must not be negative";
     if (t_prog_csb_us < 0 || t_prog_msb_us < 0) return "t_prog_csb_us: must not be negative";
     if ((slc_mode || bits_per_cell() > 1) && (t_read_slc_us <= 0 || t_prog_slc_us <= 0))
