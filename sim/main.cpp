@@ -79,8 +79,11 @@ void print_summary(const RunResult& r, const std::string& out_dir) {
               100 * mean(u["die_busy"]), 100 * mean(u["channel_busy"]), 100 * u.value("link_host_to_device", 0.0),
               100 * u.value("link_device_to_host", 0.0), 100 * u.value("cpu_busy", 0.0));
   const auto& f = s["ftl"];
-  std::printf("  FTL: write amplification %.2f, GC victims %llu, erases %llu, check conditions %llu\n",
-              f.value("write_amplification", 0.0), static_cast<unsigned long long>(f.value("gc_victims", 0ull)),
+  const auto& waf = f["write_amplification"];  // null when the measured phase wrote nothing
+  char waf_text[32] = "none (no writes)";
+  if (waf.is_number()) std::snprintf(waf_text, sizeof waf_text, "%.2f", waf.get<double>());
+  std::printf("  FTL: write amplification %s, GC victims %llu, erases %llu, check conditions %llu\n",
+              waf_text, static_cast<unsigned long long>(f.value("gc_victims", 0ull)),
               static_cast<unsigned long long>(f.value("erases", 0ull)),
               static_cast<unsigned long long>(f.value("check_conditions", 0ull)));
   if (f.value("write_protected", false))

@@ -10,6 +10,10 @@ namespace {
 
 double wear(const nlohmann::json& stats, const char* key) { return stats.at("ftl").at("wear").at(key).get<double>(); }
 double ftl(const nlohmann::json& stats, const char* key) { return stats.at("ftl").at(key).get<double>(); }
+// The measured phase's own counters (stats.json ftl.measured), as its write_amplification.
+double measured(const nlohmann::json& stats, const char* key) {
+  return stats.at("ftl").at("measured").at(key).get<double>();
+}
 
 // Agrawal et al. section 3.6 / table 7: greedy cleaning alone, + rate limiting, + cold-data
 // migration, block lifetime 50 erase cycles, retirement age 85%, age variance 20%, on an
@@ -56,8 +60,8 @@ std::vector<ExperimentRow> gc_steady_state(ExperimentContext& ctx) {
                 "1200m", "--precondition", load + "1", "--workload", load + "2"},
                [&rows, x = x](const nlohmann::json& s) {
       rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
-      rows.push_back({"GC victims", x, kModelOnly, ftl(s, "gc_victims"), "blocks", 0});
-      rows.push_back({"GC moved sectors", x, kModelOnly, ftl(s, "gc_moved_sectors"), "sectors", 0});
+      rows.push_back({"GC victims", x, kModelOnly, measured(s, "gc_victims"), "blocks", 0});
+      rows.push_back({"GC moved sectors", x, kModelOnly, measured(s, "gc_moved_sectors"), "sectors", 0});
       rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
     });
   }
@@ -116,8 +120,7 @@ std::vector<ExperimentRow> map_cache_sweep(ExperimentContext& ctx) {
 // once), addresses folded onto it, gaps above 200 ms shortened to 200 ms. Threshold-only GC
 // cleans when a die falls below gc_start_free_blocks, while the host waits; idle-time GC
 // also cleans up to 16 free blocks per die once the device has had no command for 5 ms.
-// GC victims are the replay's (a run with the preconditioning alone is subtracted); WAF
-// covers the whole run, preconditioning included (the same in both). The third run adds the
+// GC victims and WAF are the replay's (stats.json's measured phase). The third run adds the
 // link's auto-hibernate at Linux's 150 ms (link.hibernate_idle_us): the first request after a
 // long gap waits for the wake-up (link.hibernate_exit_us).
 std::vector<ExperimentRow> idle_gc(ExperimentContext& ctx) {
@@ -126,18 +129,9 @@ std::vector<ExperimentRow> idle_gc(ExperimentContext& ctx) {
                                            "--precondition-fill", "1200m", "--precondition",
                                            "rw=randwrite,bs=4k,iodepth=32,count=300000,seed=1"};
   const std::vector<std::string> traces = require_traces({"cod_exec.csv.gz", "slideshow_exec.csv.gz"});
-  double precondition_gc = -1;
   for (size_t t = 0; t < traces.size(); ++t) {
     const std::string& trace = traces[t];
     const char* app = t == 0 ? "cod" : "slideshow";
-    if (precondition_gc < 0) {
-      std::vector<std::string> args = device;
-      args.insert(args.end(), {"--workload", "rw=read,bs=4k,count=1"});
-      precondition_gc = 0;  // set by the first callback, before the replays' rows are computed
-      ctx.submit("precondition_only", args, [&precondition_gc](const nlohmann::json& s) {
-        precondition_gc = ftl(s, "gc_victims");
-      });
-    }
     for (const int mode : {0, 1, 2}) {  // threshold GC, idle-time GC, idle-time GC + auto-hibernate
       const bool idle = mode > 0;
       std::vector<std::string> args = device;
@@ -146,7 +140,7 @@ std::vector<ExperimentRow> idle_gc(ExperimentContext& ctx) {
                                "firmware.bg_gc_free_blocks=16", "--set",
                                std::string("link.hibernate_idle_us=") + (mode == 2 ? "150000" : "0")});
       ctx.submit(std::string(app) + (mode == 2 ? "_idle_gc_h8" : idle ? "_idle_gc" : "_threshold_gc"), args,
-                 [&rows, &precondition_gc, app, mode, idle](const nlohmann::json& s) {
+                 [&rows, app, mode, idle](const nlohmann::json& s) {
         const std::string x = mode == 2 ? "idle GC + H8" : idle ? "idle-time GC" : "threshold GC";
         const auto& r = s.at("ops").at("read");
         const auto& w = s.at("ops").at("write");
@@ -155,9 +149,9 @@ std::vector<ExperimentRow> idle_gc(ExperimentContext& ctx) {
         rows.push_back({a + "read p99", x, kModelOnly, r.at("p99").get<double>(), "us", 0});
         rows.push_back({a + "write mean", x, kModelOnly, w.at("mean").get<double>(), "us", 0});
         rows.push_back({a + "write p99", x, kModelOnly, w.at("p99").get<double>(), "us", 0});
-        rows.push_back({a + "foreground GC victims", x, kModelOnly, ftl(s, "gc_victims") - ftl(s, "bg_gc_victims") - precondition_gc,
+        rows.push_back({a + "foreground GC victims", x, kModelOnly, measured(s, "gc_victims") - measured(s, "bg_gc_victims"),
                         "blocks", 0});
-        rows.push_back({a + "idle-time GC victims", x, kModelOnly, ftl(s, "bg_gc_victims"), "blocks", 0});
+        rows.push_back({a + "idle-time GC victims", x, kModelOnly, measured(s, "bg_gc_victims"), "blocks", 0});
         rows.push_back({a + "write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
         rows.push_back({a + "link wake-ups", x, kModelOnly, s.at("link").at("hibernate_entries").get<double>(), "", 0});
       });

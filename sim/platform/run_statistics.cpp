@@ -7,7 +7,6 @@ namespace ufs {
 
 namespace {
 const char* const kOpNames[4] = {"read", "write", "flush", "unmap"};
-double seconds(const sc_core::sc_time& t) { return t.to_seconds(); }
 
 // Walks the firmware's statistics into stats.json: a key's dots are nested objects.
 class JsonStats : public StatsVisitor {
@@ -90,6 +89,54 @@ void RunStatistics::start_measurement(uint64_t now_ps) {
   start_ps_ = now_ps;
 }
 
+RunStatistics::BusySnapshot RunStatistics::busy_at(const UfsPlatform& p, uint64_t at_ps) {
+  const sc_core::sc_time t(double(at_ps), sc_core::SC_PS);
+  const FlashGeometry g = p.fcc.geometry();
+  BusySnapshot s;
+  for (uint32_t d = 0; d < g.dies(); ++d) s.die_s.push_back(p.fcc.die_busy_until(d, t).to_seconds());
+  for (uint32_t c = 0; c < g.channels; ++c) s.channel_s.push_back(p.fcc.channel_busy_until(c, t).to_seconds());
+  s.cpu_s = p.cpu.busy_until(t).to_seconds();
+  s.h2d_s = p.link.busy_until(UniproLink::kHostToDevice, t).to_seconds();
+  s.d2h_s = p.link.busy_until(UniproLink::kDeviceToHost, t).to_seconds();
+  return s;
+}
+
+void RunStatistics::mark_busy_start(const UfsPlatform& platform) {
+  busy_at_start_ = busy_at(platform, uint64_t(sc_core::sc_time_stamp().value()));
+}
+
+nlohmann::json RunStatistics::utilisation_json(const UfsPlatform& p, const BusySnapshot& from, const BusySnapshot& to,
+                                               double window_s) {
+  using nlohmann::json;
+  // Not clamped: a fraction above 1 would be an accounting bug to see, not to hide.
+  auto fraction = [window_s](double busy_from, double busy_to) {
+    return window_s > 0 ? (busy_to - busy_from) / window_s : 0.0;
+  };
+  auto at = [](const std::vector<double>& v, size_t i) { return i < v.size() ? v[i] : 0.0; };
+  json die_busy = json::array(), die_idle = json::array(), channel_busy = json::array(), channel_idle = json::array();
+  for (size_t d = 0; d < to.die_s.size(); ++d) {
+    const double busy = fraction(at(from.die_s, d), to.die_s[d]);
+    die_busy.push_back(busy);
+    die_idle.push_back(1.0 - busy);
+  }
+  for (size_t c = 0; c < to.channel_s.size(); ++c) {
+    const double busy = fraction(at(from.channel_s, c), to.channel_s[c]);
+    channel_busy.push_back(busy);
+    channel_idle.push_back(1.0 - busy);
+  }
+  const FlashGeometry g = p.fcc.geometry();
+  json util;
+  util["die_busy"] = die_busy;
+  util["die_idle"] = die_idle;
+  util["channel_busy"] = channel_busy;
+  util["channel_idle"] = channel_idle;
+  util["dies_per_channel"] = g.dies() / g.channels;
+  util["cpu_busy"] = fraction(from.cpu_s, to.cpu_s);
+  util["link_host_to_device"] = fraction(from.h2d_s, to.h2d_s);
+  util["link_device_to_host"] = fraction(from.d2h_s, to.d2h_s);
+  return util;
+}
+
 nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wall_seconds) const {
   using nlohmann::json;
   json j;
@@ -143,38 +190,22 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   }
   j["streams"] = streams;
 
-  // Utilisation: busy fractions over the whole simulated time (busy + idle = 1).
-  const double whole = sc_core::sc_time_stamp().to_seconds();
-  const FlashGeometry g = p.geometry();
-  json die_busy = json::array(), die_idle = json::array(), channel_busy = json::array(), channel_idle = json::array();
-  for (uint32_t d = 0; d < g.dies(); ++d) {
-    const double busy = whole > 0 ? seconds(p.fcc.die_busy_time(d)) / whole : 0.0;
-    die_busy.push_back(busy);
-    die_idle.push_back(1.0 - busy);
-  }
-  for (uint32_t c = 0; c < g.channels; ++c) {
-    const double busy = whole > 0 ? seconds(p.fcc.channel_busy_time(c)) / whole : 0.0;
-    channel_busy.push_back(busy);
-    channel_idle.push_back(1.0 - busy);
-  }
-  json util;
-  util["die_busy"] = die_busy;
-  util["die_idle"] = die_idle;
-  util["channel_busy"] = channel_busy;
-  util["channel_idle"] = channel_idle;
-  util["dies_per_channel"] = g.dies() / g.channels;
-  util["cpu_busy"] = whole > 0 ? seconds(p.cpu.busy_time()) / whole : 0.0;
-  util["link_host_to_device"] = whole > 0 ? seconds(p.link.stats(UniproLink::kHostToDevice).busy) / whole : 0.0;
-  util["link_device_to_host"] = whole > 0 ? seconds(p.link.stats(UniproLink::kDeviceToHost).busy) / whole : 0.0;
-  j["utilisation"] = util;
+  // Utilisation: busy fractions (busy + idle = 1) over the measured phase, and over the
+  // whole simulated time (precondition workload included) separately. Work booked ahead of
+  // the end (a program still in its array time, a core handler charged whole) is not counted.
+  const double whole = double(end_ps) * 1e-12;
+  const BusySnapshot at_end = busy_at(p, end_ps);
+  j["utilisation"] = utilisation_json(p, busy_at_start_, at_end, elapsed);
+  j["utilisation_window_seconds"] = elapsed;
+  j["utilisation_whole_run"] = utilisation_json(p, BusySnapshot{}, at_end, whole);
+  j["utilisation_whole_run"]["window_seconds"] = whole;
   {
-    // Auto-hibernate (link.hibernate_idle_us): precondition included, like the utilisation.
+    // Auto-hibernate (link.hibernate_idle_us): precondition included, like utilisation_whole_run.
     const UniproLink::HibernateStats& h = p.link.hibernate_stats();
     j["link"] = {{"hibernate_entries", h.entries},
                  {"hibernated_ms", h.hibernated.to_seconds() * 1e3},
                  {"wake_up_delay_ms", h.exit_delay.to_seconds() * 1e3}};
   }
-  j["utilisation_window_seconds"] = whole;
 
   // The firmware's figures: every part walks its own (DeviceFirmware::visit_stats).
   JsonStats firmware_stats(j);
@@ -184,13 +215,23 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
     json& ftl = j["ftl"];
     json measured = json::object();
-    for (const char* key : {"host_write_blocks", "host_program_sectors", "padding_sectors", "host_page_sectors", "gc_victims"}) {
+    for (const char* key : {"host_write_blocks", "host_program_sectors", "padding_sectors", "host_page_sectors",
+                            "gc_victims", "bg_gc_victims", "gc_moved_sectors"}) {
       const uint64_t now = ftl.at(key).get<uint64_t>();
       const auto start = ftl_at_start_.find(std::string("ftl.") + key);
       const uint64_t at_start = start == ftl_at_start_.end() ? 0 : start->second;
       measured[key] = now >= at_start ? now - at_start : now;
     }
     ftl["measured"] = measured;
+    // Write amplification of the measured phase (sectors programmed for host data, padding and
+    // GC moves per host sector written), and of the whole run since power-up under its own
+    // name; a phase without host writes has none (null), not 0.
+    const uint64_t written = measured["host_write_blocks"].get<uint64_t>();
+    const uint64_t programmed = measured["host_program_sectors"].get<uint64_t>() +
+                                measured["padding_sectors"].get<uint64_t>() + measured["gc_moved_sectors"].get<uint64_t>();
+    ftl["write_amplification_whole_run"] =
+        ftl.at("host_write_blocks").get<uint64_t>() ? ftl.at("write_amplification") : json(nullptr);
+    ftl["write_amplification"] = written ? json(double(programmed) / double(written)) : json(nullptr);
   }
 
   json flash;

@@ -29,6 +29,8 @@ class RunStatistics : public HostObserver {
   void start_measurement(uint64_t now_ps);
   // ... and the firmware's counters then, for stats.json's ftl.measured (the measured phase alone).
   void mark_firmware_start(const DeviceFirmware& f);
+  // ... and every resource's busy time then, for the measured phase's busy fractions.
+  void mark_busy_start(const UfsPlatform& platform);
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
 
   Scoreboard* scoreboard() { return scoreboard_.get(); }
@@ -41,6 +43,16 @@ class RunStatistics : public HostObserver {
 
  private:
   std::map<std::string, uint64_t> ftl_at_start_;
+  // Busy time booked before a moment, per resource (dies, channels, core, link directions).
+  struct BusySnapshot {
+    std::vector<double> die_s, channel_s;
+    double cpu_s = 0, h2d_s = 0, d2h_s = 0;
+  };
+  static BusySnapshot busy_at(const UfsPlatform& platform, uint64_t at_ps);
+  static nlohmann::json utilisation_json(const UfsPlatform& platform, const BusySnapshot& from, const BusySnapshot& to,
+                                         double window_s);
+
+  BusySnapshot busy_at_start_;
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];
   std::map<uint32_t, LatencyHistogram> by_stream_;

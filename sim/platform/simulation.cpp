@@ -66,6 +66,7 @@ class RunController : public sc_core::sc_module {
     *measured_base_ = measure_start_ps;
     stats_.start_measurement(measure_start_ps);
     stats_.mark_firmware_start(platform_.firmware());
+    stats_.mark_busy_start(platform_);
     platform_.firmware().reset_latency_split();
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);

@@ -1,15 +1,24 @@
-// Hostile input (issue 17): every parameter has an upper bound and a bad value is refused
-// naming the key.
+// Hostile input and honest outputs (issue 17): every parameter has an upper bound and a
+// bad value is refused naming the key; busy fractions never exceed 1; a run without host
+// writes has no write amplification; stats.json reports the measured phase by default.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include "config/config_tree.h"
 #include "platform/platform_config.h"
+#include "platform/simulation.h"
 
 using namespace ufs;
 
 namespace {
+
+RunOptions quiet_options() {
+  RunOptions o;
+  o.quiet = true;
+  o.progress = false;
+  return o;
+}
 
 // The message binding `sets` on test-small throws ("" when it binds).
 std::string bind_error(const std::vector<std::string>& sets, const std::string& preset = "test-small") {
@@ -24,6 +33,20 @@ std::string bind_error(const std::vector<std::string>& sets, const std::string& 
     return e.what();
   }
   return "";
+}
+
+// Every busy fraction of one utilisation object is within [0, 1].
+void check_fractions(const nlohmann::json& u, const std::string& what) {
+  INFO(what << ": " << u.dump());
+  for (const char* list : {"die_busy", "channel_busy"})
+    for (const auto& v : u.at(list)) {
+      CHECK(v.get<double>() >= 0.0);
+      CHECK(v.get<double>() <= 1.0);
+    }
+  for (const char* one : {"cpu_busy", "link_host_to_device", "link_device_to_host"}) {
+    CHECK(u.at(one).get<double>() >= 0.0);
+    CHECK(u.at(one).get<double>() <= 1.0);
+  }
 }
 
 }  // namespace
@@ -82,4 +105,61 @@ TEST_CASE("Messages blame the key the user set", "[config][messages]") {
   CHECK(bind_error({"memory.data_buffer_kib=8192", "firmware.write_cache_kib=4096"}).empty());
   CHECK(bind_error({"memory.data_buffer_kib=8192", "firmware.write_cache_kib=8192"})
             .rfind("firmware.write_cache_kib: must be above 0 and below memory.data_buffer_kib (8192)", 0) == 0);
+}
+
+TEST_CASE("Busy fractions stay within 1 when the run ends with work booked ahead: power cut at 1 ns", "[stats][busy]") {
+  RunOptions o = quiet_options();
+  o.preset = "test-small";
+  o.workload = "rw=randwrite,bs=4k,iodepth=8,count=200,seed=3";
+  o.sets = {"fault.spo_at=1ns"};
+  const RunResult r = run_simulation(o);
+  check_fractions(r.stats.at("utilisation"), "measured");
+  check_fractions(r.stats.at("utilisation_whole_run"), "whole run");
+}
+
+TEST_CASE("Busy fractions stay within 1: a smartphone stream played at once (scale=0)", "[stats][busy]") {
+  RunOptions o = quiet_options();
+  o.preset = "test-small";
+  o.workload = "smartphone:music,scale=0,count=100,span=64m";
+  const RunResult r = run_simulation(o);
+  check_fractions(r.stats.at("utilisation"), "measured");
+  check_fractions(r.stats.at("utilisation_whole_run"), "whole run");
+}
+
+TEST_CASE("Busy fractions stay within 1: a 2 GHz core leaves the dies programming at the end", "[stats][busy]") {
+  RunOptions o = quiet_options();
+  o.preset = "test-small";
+  o.workload = "rw=randwrite,bs=16k,iodepth=32,count=3000,seed=5";
+  o.sets = {"cpu.clock_mhz=2000"};
+  const RunResult r = run_simulation(o);
+  check_fractions(r.stats.at("utilisation"), "measured");
+  check_fractions(r.stats.at("utilisation_whole_run"), "whole run");
+}
+
+TEST_CASE("stats.json: busy fractions and WAF of the measured phase, whole-run figures named apart", "[stats][measured]") {
+  RunOptions o = quiet_options();
+  o.preset = "test-small";
+  o.precondition_fill_bytes = kFillWholeDevice;
+  o.precondition_workload = "rw=randwrite,bs=4k,iodepth=32,count=40000,seed=1";
+  o.workload = "rw=randread,bs=4k,iodepth=32,count=20000,seed=2";
+  const RunResult r = run_simulation(o);
+  const auto& s = r.stats;
+  INFO(s.dump(2));
+  // The measured phase only reads: no write amplification (null, not 0), whole-run one from the precondition.
+  CHECK(s.at("ftl").at("write_amplification").is_null());
+  CHECK(s.at("ftl").at("write_amplification_whole_run").get<double>() > 1.0);
+  // Windows: the measured one is the measured phase's simulated time, the whole run's is longer.
+  const double measured = s.at("utilisation_window_seconds").get<double>();
+  CHECK(measured == Approx(s.at("simulated_seconds").get<double>()));
+  CHECK(s.at("utilisation_whole_run").at("window_seconds").get<double>() > 1.5 * measured);
+  // Busy time in the measured phase is part of the whole run's, which adds the precondition's programs.
+  const double whole = s.at("utilisation_whole_run").at("window_seconds").get<double>();
+  double measured_die_s = 0, whole_die_s = 0;
+  for (const auto& v : s.at("utilisation").at("die_busy")) measured_die_s += v.get<double>() * measured;
+  for (const auto& v : s.at("utilisation_whole_run").at("die_busy")) whole_die_s += v.get<double>() * whole;
+  CHECK(whole_die_s > measured_die_s * 1.2);
+  CHECK(s.at("utilisation").at("cpu_busy").get<double>() * measured <
+        s.at("utilisation_whole_run").at("cpu_busy").get<double>() * whole);
+  check_fractions(s.at("utilisation"), "measured");
+  check_fractions(s.at("utilisation_whole_run"), "whole run");
 }

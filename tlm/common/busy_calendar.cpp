@@ -41,6 +41,14 @@ sc_time BusyCalendar::reserve(const sc_time& earliest, const sc_time& duration) 
   return start;
 }
 
+sc_time BusyCalendar::busy_until(const sc_time& t) const {
+  // Intervals still in the calendar end after the last prune; the parts after t are ahead.
+  sc_time ahead = sc_core::SC_ZERO_TIME;
+  for (const Interval& i : booked_)
+    if (i.end > t) ahead += i.end - (i.start > t ? i.start : t);
+  return busy_ - ahead;
+}
+
 sc_time BusyCalendar::next_free() const {
   const sc_time now = sc_core::sc_time_stamp();
   return booked_.empty() || booked_.back().end < now ? now : booked_.back().end;

@@ -17,8 +17,11 @@ class BusyCalendar {
   // before now); returns the start.
   sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration);
 
-  // Total time booked so far.
+  // Total time booked so far (also bookings still ahead of the kernel's time).
   const sc_core::sc_time& busy_time() const { return busy_; }
+  // Time booked before `t`, for t at or after the kernel's time of the last booking (e.g.
+  // now): what a report over [0, t) may count without exceeding t.
+  sc_core::sc_time busy_until(const sc_core::sc_time& t) const;
   // End of the last booking (now if none is ahead).
   sc_core::sc_time next_free() const;
 

@@ -51,6 +51,7 @@ void FirmwareCpu::dispatch(Event& e) {
   }
   busy_ += clock_ - start;
   busy_until_ = clock_;
+  last_start_ = start;
   in_handler_ = false;
   if (trace_) trace_step(e, start);
 }

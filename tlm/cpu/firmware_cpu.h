@@ -63,6 +63,12 @@ class FirmwareCpu : public sc_core::sc_module,
   void crypto_done(const HpbCryptoResult& result) override;
 
   sc_core::sc_time busy_time() const { return busy_; }
+  // Core time before `t` (t >= now): the last handler is charged whole when it runs, so
+  // its part after t is not counted.
+  sc_core::sc_time busy_until(const sc_core::sc_time& t) const {
+    const sc_core::sc_time from = last_start_ > t ? last_start_ : t;
+    return busy_until_ > from ? busy_ - (busy_until_ - from) : busy_;
+  }
   uint64_t events_handled() const { return events_; }
   uint64_t cycles_charged() const { return cycles_; }
   uint64_t crypto_interrupts() const { return crypto_interrupts_; }
@@ -101,6 +107,7 @@ class FirmwareCpu : public sc_core::sc_module,
   sc_core::sc_time clock_;       // time inside the running handler
   sc_core::sc_time busy_until_;  // when the core finishes its current work
   sc_core::sc_time busy_;
+  sc_core::sc_time last_start_;  // start of the last handler
   uint64_t events_ = 0, cycles_ = 0;
   tlm::tlm_generic_payload gp_;
   std::vector<SectorStamp> scratch_;

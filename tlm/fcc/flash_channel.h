@@ -28,6 +28,7 @@ class FlashChannel {
 
   // Statistics: bus time booked so far (commands + data), and bytes moved.
   const sc_core::sc_time& busy_time() const { return calendar_.busy_time(); }
+  sc_core::sc_time busy_until(const sc_core::sc_time& t) const { return calendar_.busy_until(t); }
   uint64_t bytes_transferred() const { return bytes_; }
   void count_bytes(uint64_t bytes) { bytes_ += bytes; }
 

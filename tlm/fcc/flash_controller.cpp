@@ -346,6 +346,8 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
   d.array_end = d.array_start + t_r;
   d.free_at = d.array_end;
   d.array_busy += t_r;
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (t_r);
   if (trace_) trace_array(die, d.array_start, d.array_end);
   push(ready_seen(die, d.array_start, d.array_end), EventKind::ArrayDone, die);
 }
@@ -444,6 +446,8 @@ void FlashController::start_program(uint32_t die, const sc_time& start) {
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (t_prog);
   if (trace_) trace_array(die, d.array_start, d.array_end);
   push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
   try_cache_program(die);
@@ -497,6 +501,8 @@ void FlashController::start_cached_program(uint32_t die) {
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (t_prog);
   if (trace_) trace_array(die, d.array_start, d.array_end);
   push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
@@ -514,6 +520,8 @@ void FlashController::start_erase(uint32_t die, const sc_time& start) {
   d.array_end = cursor + d.nand->erase_time();
   d.free_at = d.array_end;
   d.array_busy += d.nand->erase_time();
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (d.nand->erase_time());
   if (trace_) trace_array(die, d.array_start, d.array_end);
   push(ready_seen(die, d.array_start, d.array_end), EventKind::Finish, die, d.generation);
 }
@@ -549,6 +557,8 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
   d.array_end = prog_start + t_p;
   d.free_at = d.array_end;
   d.array_busy += t_r + t_p;
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (t_r + t_p);
   if (trace_) {
     const OpSlot& slot = *slots_[d.active[0]];
     trace_bus(d.channel, "copy-back cmd", read_start - cmd, cmd, slot, 0);
@@ -664,6 +674,7 @@ bool FlashController::try_suspend(uint32_t die) {
   // Set the program/erase aside with the array time it still needs; its Finish is void.
   d.suspend_left = d.array_end - now;
   d.array_busy -= d.suspend_left;
+  d.busy_to = now;
   if (slots_[d.active[0]]->op.opcode == FlashOpcode::Program) end_program_slot(die, now);
   if (trace_) {
     trace_array_slice(die, "suspended");
@@ -696,6 +707,8 @@ void FlashController::resume(uint32_t die) {
   d.array_start = start;
   d.array_end = start + d.nand->resume_time() + d.suspend_left;
   d.array_busy += d.suspend_left;
+  d.busy_to = d.array_end;
+  d.busy_from = d.array_end - (d.suspend_left);
   d.free_at = d.array_end;
   if (trace_) {
     trace_array(die, d.array_start, d.array_end);

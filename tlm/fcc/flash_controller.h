@@ -73,6 +73,16 @@ class FlashController : public sc_core::sc_module {
   // --- statistics (times are booked time so far, which may reach past now) ---
   // Array busy time of a die: tR + tPROG + tBERS it has been given.
   const sc_core::sc_time& die_busy_time(uint32_t die) const { return dies_[die].array_busy; }
+  // Array time before `t` (t >= now): an operation is booked whole when it starts, so the
+  // part of the one in flight that lies after t is not counted.
+  sc_core::sc_time die_busy_until(uint32_t die, const sc_core::sc_time& t) const {
+    const DieState& d = dies_[die];
+    const sc_core::sc_time from = d.busy_from > t ? d.busy_from : t;
+    return d.busy_to > from ? d.array_busy - (d.busy_to - from) : d.array_busy;
+  }
+  sc_core::sc_time channel_busy_until(uint32_t channel, const sc_core::sc_time& t) const {
+    return channels_[channel].busy_until(t);
+  }
   // Bus time of a channel: command/address cycles and data transfers.
   const sc_core::sc_time& channel_busy_time(uint32_t channel) const {
     return channels_[channel].busy_time();
@@ -141,6 +151,7 @@ class FlashController : public sc_core::sc_module {
     sc_core::sc_time array_start;  // start of the array phase (tR/tPROG/tBERS) in flight
     sc_core::sc_time array_end;    // end of the array operation in flight
     sc_core::sc_time array_busy;
+    sc_core::sc_time busy_from, busy_to;  // the latest array time added to array_busy (see die_busy_until)
     uint32_t generation = 0;       // bumps when a pending Finish is cancelled (suspend)
     bool wake_pending = false;
     sc_core::sc_time wake_at;

@@ -64,6 +64,8 @@ class UniproLink : public sc_core::sc_module {
   double framed_bytes_per_second(Direction dir) const;
 
   const DirectionStats& stats(Direction dir) const { return dirs_[dir].stats; }
+  // Serialisation time booked before `t` (t >= now): stats().busy without what lies ahead.
+  sc_core::sc_time busy_until(Direction dir, const sc_core::sc_time& t) const { return dirs_[dir].calendar.busy_until(t); }
   // Auto-hibernate (LinkParams::hibernate_idle_us): times the link went to Hibern8, time
   // spent there (up to the wake-up), and the wake-up delay UPIUs waited for.
   struct HibernateStats {
