@@ -8,22 +8,14 @@ void Scoreboard::mark_preconditioned(uint64_t first_lba, uint64_t blocks) {
 }
 
 uint64_t Scoreboard::acked(uint64_t lba) const {
-  auto it = acked_.find(lba / kChunk);
-  const uint64_t v = it == acked_.end() ? kUnknown : it->second[lba % kChunk];
+  const uint64_t v = acked_.get(lba);
   if (v != kUnknown) return v;
   for (const auto& range : preconditioned_)
     if (lba >= range.first && lba < range.second) return 0;
   return kUnmappedVersion;
 }
 
-void Scoreboard::set_acked(uint64_t lba, uint64_t version) {
-  auto& chunk = acked_[lba / kChunk];
-  if (!chunk) {
-    chunk.reset(new uint64_t[kChunk]);
-    std::fill_n(chunk.get(), kChunk, kUnknown);
-  }
-  chunk[lba % kChunk] = version;
-}
+void Scoreboard::set_acked(uint64_t lba, uint64_t version) { acked_.set(lba, version); }
 
 void Scoreboard::on_issue(const IoRecord& r) {
   const BlockRequest& q = r.request;
@@ -154,19 +146,17 @@ void Scoreboard::on_complete(const IoRecord& r) {
 }
 
 void Scoreboard::set_durable(uint64_t lba, uint64_t version) {
-  auto& chunk = durable_[lba / kChunk];
-  if (!chunk) {
-    chunk.reset(new uint64_t[kChunk]);
-    std::fill_n(chunk.get(), kChunk, kUnknown);
+  const uint64_t d = durable_.get(lba);
+  if (d == kUnknown) {
+    ++durable_count_;
+    durable_.set(lba, version);
+  } else if (version > d) {
+    durable_.set(lba, version);
   }
-  uint64_t& d = chunk[lba % kChunk];
-  if (d == kUnknown) { ++durable_count_; d = version; }
-  else d = std::max(d, version);
 }
 
 uint64_t Scoreboard::durable(uint64_t lba) const {
-  auto it = durable_.find(lba / kChunk);
-  const uint64_t v = it == durable_.end() ? kUnknown : it->second[lba % kChunk];
+  const uint64_t v = durable_.get(lba);
   if (v != kUnknown) return v;
   for (const auto& range : preconditioned_)
     if (lba >= range.first && lba < range.second) return 0;
@@ -192,7 +182,8 @@ bool Scoreboard::survives(uint64_t lba, const SectorStamp& got, bool* lost) cons
 
 std::vector<std::pair<uint64_t, uint64_t>> Scoreboard::tracked_ranges() const {
   std::vector<std::pair<uint64_t, uint64_t>> r(preconditioned_.begin(), preconditioned_.end());
-  for (const auto& [chunk, values] : acked_) r.emplace_back(chunk * kChunk, (chunk + 1) * kChunk);
+  for (uint64_t chunk = 0; chunk < acked_.chunk_slots(); ++chunk)
+    if (acked_.chunk_allocated(chunk)) r.emplace_back(chunk * kChunk, (chunk + 1) * kChunk);
   std::sort(r.begin(), r.end());
   std::vector<std::pair<uint64_t, uint64_t>> merged;
   for (const auto& x : r) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 #include "host_observer.h"
+#include "scoreboard_versions.h"
 
 namespace ufs {
 
@@ -54,8 +55,9 @@ class Scoreboard : public HostObserver {
   void set_acked(uint64_t lba, uint64_t version);
   bool accepted(uint64_t lba, const SectorStamp& got, const ReadSnapshot& snap, uint32_t index) const;
 
-  // Acknowledged versions in chunks allocated on first write: 8 bytes per written block.
-  std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> acked_;
+  // Acknowledged versions in chunks allocated on first write: 4 bytes per written block
+  // (kUnknown where nothing is recorded).
+  ScoreboardVersions acked_{kUnknown};
   // Writes and unmaps issued and not yet completed, only for blocks that have some.
   std::unordered_map<uint64_t, std::vector<uint64_t>> inflight_;
   // Writes that ended in CHECK CONDITION: SBC leaves their blocks indeterminate (some of the
@@ -72,7 +74,7 @@ class Scoreboard : public HostObserver {
   void set_durable(uint64_t lba, uint64_t version);
   uint64_t durable(uint64_t lba) const;   // kUnknown: nothing durable recorded
   bool durability_ = false;
-  std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> durable_;
+  ScoreboardVersions durable_{kUnknown};
   struct PendingAck { uint64_t lba, version, ack; };
   std::deque<PendingAck> not_yet_durable_;           // acknowledged writes, in ack order
   std::unordered_map<uint64_t, uint64_t> flush_marks_;  // Flush io_id -> write acks before it
