@@ -372,8 +372,8 @@ void DeviceFirmware::start_write(const HostCommand& c, const ScsiCommand& s) {
   table_.claim(c.tag, CommandKind::Write, c.lun);
   t.lba = s.lba;
   t.blocks = s.blocks;
-  t.fua = s.fua;
-  t.nondurable = s.fua ? s.blocks : 0;
+  t.fua = s.fua || params_.write_through;  // write-through: every write waits for its programs
+  t.nondurable = t.fua ? s.blocks : 0;
   // The command's range widened to whole logical pages: what it does not cover is read
   // and rewritten with it (read-modify-write).
   t.span_lba = s.lba / lp_sectors_ * lp_sectors_;

@@ -15,6 +15,9 @@ struct FirmwareParams {
   double over_provisioning = 0.07;      // fraction of raw capacity hidden from the host
   uint32_t data_buffer_kib = 4096;      // data buffer SRAM size: hardware, set by the platform (memory.data_buffer_kib)
   uint32_t write_cache_kib = 2048;      // part of the data buffer used as write cache
+  // No RAM write buffer (SSDsim's page FTL, DiskSim's SSD): every write answers once its data
+  // is programmed, as a FUA write does; the cache only stages data on its way to NAND.
+  bool write_through = false;
   uint32_t read_segment_blocks = 32;    // largest piece of a read staged in the buffer at once
   uint32_t max_transfer_blocks = 256;   // longest READ/WRITE accepted (bMaxTransferLength-like)
   uint32_t program_pages = 3;           // pages programmed together on one die (TLC one-shot = 3)
@@ -66,6 +69,8 @@ struct FirmwareParams {
   void bind(B& b) {
     b("over_provisioning", over_provisioning, "fraction", "raw capacity hidden from the host (spare area)");
     b("write_cache_kib", write_cache_kib, "KiB", "part of the data buffer used as write cache");
+    b("write_through", write_through, "",
+      "no RAM write buffer: every write completes once its data is programmed (as FUA); the cache only stages it");
     b("read_segment_blocks", read_segment_blocks, "blocks", "largest piece of one read staged in the buffer");
     b("max_transfer_blocks", max_transfer_blocks, "blocks", "longest READ/WRITE accepted; longer ones get ILLEGAL REQUEST");
     b("program_pages", program_pages, "pages", "pages programmed together on one die (TLC one-shot = 3)");

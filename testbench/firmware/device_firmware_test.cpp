@@ -183,6 +183,36 @@ TEST_CASE("SYNCHRONIZE CACHE and FUA answer only once the data is on NAND", "[fi
   CHECK(r.hw.now() - before >= 500'000'000);
 }
 
+// firmware.write_through (SSDsim's and DiskSim's SSDs have no RAM write buffer): a write
+// without FUA answers only once every block of it is programmed, never from the cache.
+TEST_CASE("Write-through: a write answers once its data is programmed, without FUA", "[firmware][durability]") {
+  for (const bool through : {false, true}) {
+    FirmwareParams p = small_params();
+    p.write_through = through;
+    Rig r(p);
+    uint64_t answered = 0, programmed_at_answer = 0;
+    r.hw.on_response = [&](const CommandResponse&) {
+      answered = r.hw.now();
+      programmed_at_answer = r.fw.stats().host_program_sectors;
+    };
+    // 40 blocks: more than one 16 KiB page (write unit) of 4 KiB sectors, the tail a partial unit.
+    r.hw.command(make_rw(1, true, 8, 40), stamps_for(8, 40, 1));
+    r.hw.run();
+    REQUIRE(r.last().status == scsi_status::kGood);
+    if (through) {
+      CHECK(answered >= 500'000'000);         // after tPROG (500 us on the fake platform)
+      CHECK(programmed_at_answer == 40);      // every block of it was on NAND
+    } else {
+      CHECK(answered < 100'000'000);          // write-back: acknowledged from the cache
+      CHECK(programmed_at_answer == 0);       // none of it was on NAND yet
+    }
+    // Either way the data reads back.
+    r.hw.command(make_rw(2, false, 8, 40));
+    r.hw.run();
+    for (uint32_t i = 0; i < 40; ++i) CHECK(r.hw.host_in_[2][i] == (SectorStamp{8 + i, 1}));
+  }
+}
+
 TEST_CASE("A failed program is retried elsewhere without losing data", "[firmware][badblock]") {
   Rig r;
   r.hw.fail_next_program_ = true;
