@@ -295,7 +295,12 @@ int sc_main(int argc, char* argv[]) {
     }
     if (*experiment_cmd) {
       if (experiment_list || experiment_name.empty()) {
-        for (const auto& e : experiments()) std::printf("%-22s %s\n%-22s   source: %s\n", e.name.c_str(), e.summary.c_str(), "", e.source.c_str());
+        for (const auto& e : experiments()) {
+          std::printf("%-22s %s\n%-22s   source: %s\n", e.name.c_str(), e.summary.c_str(), "", e.source.c_str());
+          // A study whose rows the model is known to miss exits 1: say so before it runs.
+          if (!e.outside_tolerance.empty())
+            std::printf("%-22s   exits 1: outside tolerance: %s\n", "", e.outside_tolerance.c_str());
+        }
         return experiment_list ? 0 : fail("experiment: name a study (ufs-sim experiment --list)");
       }
       if (!experiment_cmd->count("--jobs")) engine.jobs = std::max(1u, std::thread::hardware_concurrency());

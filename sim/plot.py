@@ -34,19 +34,22 @@ Run folder outputs
   throughput.png         IOPS, MB/s and mean latency over simulated time
   utilisation.png        per die, per channel and per block busy fractions
 
-Experiment input (--experiment CSV), one row per data point
+Experiment input (--experiment CSV, RFC 4180: fields with commas are quoted), one row per data point
   columns: study,metric,x,published,model          (required, in any order)
-           series,unit,x_label                     (optional)
+           unit,tolerance,panel,series,x_label     (optional; ufs-sim writes them all)
   study      an experiment name, e.g. "hpb_iozone_range"
   metric     what is measured, e.g. "throughput_mbps"
-  x          the swept value ("4", "8GB", "randread"); numeric x draws lines, else grouped bars
+  x          the swept value ("4", "8g", "16 threads", "randread"); three or more numbers with one
+             common suffix draw lines (a sweep), else grouped bars
   published  the paper's value (empty when the paper gives none)
   model      the simulator's value (empty when not run yet)
-  series     a curve within a (study, metric), e.g. "HPB on" / "HPB off"
-  unit       y-axis unit label
-  x_label    x-axis label (default "x")
+  tolerance  relative band the row must stay in (empty: shape only)
+  panel      the panel the row is drawn in (default: its metric): compared metrics share one
+  series     a curve or bar colour within a panel, e.g. "HPB on" / "HPB off"
+  unit       y-axis label
+  x_label    x-axis label (default: the sweep's common suffix, else none)
 Experiment output
-  <study>.png            one panel per metric: published (hollow / dashed) vs model (solid)
+  <study>.png            a grid of panels (three a row): published (hollow / dashed) vs model (solid)
 """
 import argparse
 import csv
@@ -245,6 +248,31 @@ def _is_number(text):
     return not math.isnan(_float(text))
 
 
+_LEADING_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+
+def numeric_axis(xs):
+    """x labels of one panel as numbers when they are a sweep: every label a number with the
+    same suffix ("1g", "4g", ...; "4 threads", "16 threads"). Returns (values, suffix) or None."""
+    parsed = [_LEADING_NUMBER.match(x or "") for x in xs]
+    if not xs or not all(parsed):
+        return None
+    suffixes = {m.group(2) for m in parsed}
+    if len(suffixes) != 1:
+        return None
+    return [float(m.group(1)) for m in parsed], suffixes.pop()
+
+
+def experiment_panels(rows):
+    """Rows of a study CSV -> {study: {panel: [row, ...]}}, in file order. A row's panel is
+    its `panel` column (several metrics compared in one panel, each a series) or its metric."""
+    studies = {}
+    for r in rows:
+        panel = r.get("panel") or r["metric"]
+        studies.setdefault(r["study"], {}).setdefault(panel, []).append(r)
+    return studies
+
+
 def plot_experiment(plt, csv_path, out_dir, kind):
     rows = read_csv(csv_path)
     required = {"study", "metric", "x", "published", "model"}
@@ -252,33 +280,42 @@ def plot_experiment(plt, csv_path, out_dir, kind):
     if not rows or not required <= header:
         sys.exit("plot.py: %s: needs columns %s (has %s)" % (csv_path, ",".join(sorted(required)),
                                                             ",".join(sorted(header)) or "no rows"))
-    studies = {}
-    for r in rows:
-        studies.setdefault(r["study"], {}).setdefault(r["metric"], []).append(r)
     written = []
-    for study, metrics in studies.items():
-        fig, axes = plt.subplots(1, len(metrics), figsize=(6.5 * len(metrics), 4.5), squeeze=False)
-        for ax, (metric, points) in zip(axes[0], metrics.items()):
-            draw_metric(ax, metric, points, kind)
+    for study, panels in experiment_panels(rows).items():
+        # A grid, at most three panels a row: a study of 16 metrics stays readable.
+        ncols = min(3, len(panels))
+        nrows = (len(panels) + ncols - 1) // ncols
+        fig, axes = plt.subplots(nrows, ncols, figsize=(6.0 * ncols, 4.3 * nrows), squeeze=False)
+        flat = [ax for row in axes for ax in row]
+        for ax, (panel, points) in zip(flat, panels.items()):
+            draw_metric(ax, panel, points, kind)
+        for ax in flat[len(panels):]:
+            ax.set_visible(False)
         fig.suptitle(study)
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", study) + ".png"
         written.append(save(fig, out_dir, name, None))
-        print_table(study, metrics)
+        print_table(study, panels)
     return written
 
 
+def series_of(p):
+    return p.get("series") or ""
+
+
 def draw_metric(ax, metric, points, kind):
-    series_names = list(dict.fromkeys(p.get("series") or "" for p in points))
+    series_names = list(dict.fromkeys(series_of(p) for p in points))
     xs = list(dict.fromkeys(p["x"] for p in points))
-    numeric = all(_is_number(x) for x in xs)
+    axis = numeric_axis(xs)
+    numeric = axis is not None
+    position = dict(zip(xs, axis[0])) if numeric else {}
     lines = kind == "lines" or (kind == "auto" and numeric and len(xs) >= 3)
     colors = ["C%d" % i for i in range(10)]
     unit = next((p.get("unit") for p in points if p.get("unit")), "")
-    if lines:
+    if lines and numeric:
         for i, s in enumerate(series_names):
-            pts = sorted((p for p in points if (p.get("series") or "") == s), key=lambda p: _float(p["x"]) if numeric else 0)
+            pts = sorted((p for p in points if series_of(p) == s), key=lambda p: position[p["x"]])
             label = (s + ": ") if s else ""
-            px = [_float(p["x"]) for p in pts] if numeric else [p["x"] for p in pts]
+            px = [position[p["x"]] for p in pts]
             pub = [_float(p["published"]) for p in pts]
             mod = [_float(p["model"]) for p in pts]
             color = colors[i % 10]
@@ -286,17 +323,17 @@ def draw_metric(ax, metric, points, kind):
                 ax.plot(px, pub, "--o", color=color, mfc="none", label=label + "published")
             if any(not math.isnan(v) for v in mod):
                 ax.plot(px, mod, "-s", color=color, label=label + "model")
-        if numeric:
-            positive = [_float(x) for x in xs if _float(x) > 0]
-            if len(positive) == len(xs) and max(positive) / min(positive) >= 16:
-                ax.set_xscale("log", base=2)
-                ax.set_xticks(sorted(positive))
-                ax.set_xticklabels([x for x in sorted(xs, key=_float)])
+        ordered = sorted(xs, key=lambda x: position[x])
+        values = [position[x] for x in ordered]
+        if all(v > 0 for v in values) and max(values) / min(values) >= 16:
+            ax.set_xscale("log", base=2)
+        ax.set_xticks(values)
+        ax.set_xticklabels(ordered, rotation=20 if max(len(x) for x in xs) > 6 else 0)
     else:
         # One bar per (series, published|model) that has any value; a missing value leaves a gap.
         bars = []
         for i, s in enumerate(series_names):
-            by_x = {p["x"]: p for p in points if (p.get("series") or "") == s}
+            by_x = {p["x"]: p for p in points if series_of(p) == s}
             for column in ("published", "model"):
                 values = [_float(by_x[x][column]) if x in by_x else math.nan for x in xs]
                 if any(not math.isnan(v) for v in values):
@@ -312,26 +349,32 @@ def draw_metric(ax, metric, points, kind):
         ax.set_xticklabels(xs, rotation=20 if max(len(x) for x in xs) > 6 else 0)
         ax.set_xlim(-0.7, len(xs) - 0.3)  # keeps a lone bar from filling the panel
         ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_title(metric)
-    ax.set_xlabel(next((p.get("x_label") for p in points if p.get("x_label")), "x"))
-    ax.set_ylabel(metric + (" (%s)" % unit if unit else ""))
+    ax.set_title(metric.strip())
+    # The study names its x axis; a sweep's common suffix ("threads") otherwise; else none.
+    x_label = next((p.get("x_label") for p in points if p.get("x_label")), "")
+    if not x_label and numeric and axis[1]:
+        x_label = axis[1]
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(unit if unit else metric.strip())
     ax.grid(True, alpha=0.3)
     values = [_float(p[c]) for p in points for c in ("published", "model")]
     if all(v >= 0 for v in values if not math.isnan(v)):
         ax.set_ylim(bottom=0)  # throughputs and latencies read best from zero; gains may be negative
-    ax.legend(fontsize="small")
+    finite = [v for v in values if not math.isnan(v)]
+    if finite and max(finite) > 0:
+        ax.set_ylim(top=max(finite) * 1.3)  # room for the legend above the tallest bar or point
+    ax.legend(fontsize="small", loc="upper right")
 
 
-def print_table(study, metrics):
+def print_table(study, panels):
     """Published vs model as text, so a terminal or CI log shows the comparison too."""
     print("%s" % study)
-    for metric, points in metrics.items():
+    for panel, points in panels.items():
         for p in points:
             pub, mod = _float(p["published"]), _float(p["model"])
             ratio = "%.2f" % (mod / pub) if not math.isnan(pub) and not math.isnan(mod) and pub != 0 else "-"
-            series = (p.get("series") or "")
             print("  %-24s %-12s %-10s published %-10s model %-10s model/published %s" % (
-                metric, series, p["x"], p["published"] or "-", p["model"] or "-", ratio))
+                p["metric"].strip(), series_of(p), p["x"], p["published"] or "-", p["model"] or "-", ratio))
 
 
 # ---------------------------------------------------------------- common

@@ -55,7 +55,8 @@ std::vector<Experiment> make_datasheet_experiments() {
                      "Samsung 512GB eUFS 3.0 (Feb 2019, same eight 512 Gb dies, no WriteBooster): 410 MB/s write",
                      "the default preset's sequential and 4 KiB random throughput against the published device (WriteBooster on, "
                      "as shipped), and its sequential writes TLC-direct (WriteBooster off)",
-                     ufs31_datasheet}};
+                     ufs31_datasheet,
+                     "request size, queue depth"}};
 }
 
 }  // namespace ufs

@@ -105,14 +105,11 @@ int run_experiment(const std::string& name, const std::string& program, const st
   }
 
   std::printf("%-28s %-14s %12s %12s %9s  %s\n", "metric", "x", "published", "model", "diff", "verdict");
-  std::ofstream csv(dir + "/" + name + ".csv");
-  csv << "study,metric,x,published,model,unit\n";
   int failures = 0;
   for (const auto& r : rows) {
     if (std::isnan(r.published)) {  // no published figure: the model's value alone
       std::printf("%-28s %-14s %12s %12.1f %9s  %s\n", (r.metric + " (" + r.unit + ")").c_str(), r.x.c_str(), "-",
                   r.model, "-", "model");
-      csv << name << "," << r.metric << "," << r.x << ",," << r.model << "," << r.unit << "\n";
       continue;
     }
     const double diff = r.published != 0 ? (r.model - r.published) / r.published : 0.0;
@@ -124,9 +121,11 @@ int run_experiment(const std::string& name, const std::string& program, const st
     }
     std::printf("%-28s %-14s %12.1f %12.1f %+8.1f%%  %s\n", (r.metric + " (" + r.unit + ")").c_str(), r.x.c_str(),
                 r.published, r.model, diff * 100, verdict.c_str());
-    csv << name << "," << r.metric << "," << r.x << "," << r.published << "," << r.model << "," << r.unit << "\n";
   }
+  std::ofstream csv(dir + "/" + name + ".csv");
+  write_study_csv(csv, name, rows, e->panels, e->x_label);
   csv.close();
+  if (!csv) throw std::runtime_error("cannot write " + dir + "/" + name + ".csv");
   std::printf("\ntable: %s/%s.csv\n", dir.c_str(), name.c_str());
   const std::string plot = std::string(UFS_SOURCE_DIR) + "/sim/plot.py";
   // The plot is optional (matplotlib may not be installed): say why when there is none.
@@ -138,6 +137,9 @@ int run_experiment(const std::string& name, const std::string& program, const st
     if (pclose(p) == 0) std::printf("plot:  %s/%s.png\n", dir.c_str(), name.c_str());
     else std::printf("plot:  none (%s)\n", why.empty() ? "plot.py failed" : why.substr(0, why.find('\n')).c_str());
   }
+  if (failures)
+    std::printf("\n%d row(s) OUTSIDE their tolerance: exit status 1%s\n", failures,
+                e->outside_tolerance.empty() ? "" : (" (known: " + e->outside_tolerance + ")").c_str());
   return failures ? 1 : 0;
 }
 

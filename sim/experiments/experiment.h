@@ -2,7 +2,7 @@
 // simulations (one `ufs-sim run` process each: SystemC elaborates once per
 // process), then prints the published figure beside the model's with the
 // relative difference, and writes an experiment CSV (study,metric,x,published,model,
-// unit) that sim/plot.py turns into a plot.
+// unit, ...: output/study_table.h) that sim/plot.py turns into a plot.
 #pragma once
 #include <functional>
 #include <limits>
@@ -11,26 +11,21 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "experiments/experiment_context.h"
+#include "output/study_table.h"
 
 namespace ufs {
-
-// Published value of a row the paper gives no figure for: printed as "-", empty in the CSV.
-constexpr double kModelOnly = std::numeric_limits<double>::quiet_NaN();
-
-struct ExperimentRow {
-  std::string metric;
-  std::string x;
-  double published = 0;
-  double model = 0;
-  std::string unit;
-  double tolerance = 0;  // relative band the project accepts (0 = shape only)
-};
 
 struct Experiment {
   std::string name;
   std::string source;   // the publication the figures come from
   std::string summary;
   std::function<std::vector<ExperimentRow>(ExperimentContext&)> run;
+  // The plot (sim/plot.py): the x axis's name for metrics in no panel, and the panels that
+  // put compared series (HPB on vs off) in one.
+  std::string x_label = {};
+  std::vector<PlotPanel> panels = {};
+  // Rows the model is known to miss: the study then exits 1 (printed by --list; README).
+  std::string outside_tolerance = {};
 };
 
 const std::vector<Experiment>& experiments();

@@ -168,20 +168,39 @@ std::vector<Experiment> make_ftl_experiments() {
                      "Agrawal et al., Design Tradeoffs for SSD Performance, USENIX ATC 2008, sec. 3.6 and table 7 "
                      "(lifetime 50 cycles, retirement age 85%, age variance 20%: migration leaves no expired block)",
                      "greedy vs + rate limiting vs + cold-data migration on an IOzone-like rewrite of a 40% hot file",
-                     wear_levelling},
+                     wear_levelling,
+                     "wear levelling policy"},
           Experiment{"gc-steady-state", "model only (no published figure): write amplification by access pattern",
                      "WAF and GC counts in steady state, 4 KiB random vs 512 KiB sequential overwrites",
-                     gc_steady_state},
+                     gc_steady_state,
+                     "access pattern"},
           Experiment{"map-cache-sweep",
                      "model only (issue 5 evidence 2); traces: MobileBlockIOTraces, Pixel 6a UFS, HPB off (SYSTOR'24)",
                      "L2P SRAM map cache 256 KiB .. 4 MiB and whole map on the slideshow and cod phone traces: "
                      "map read miss ratio and read latency",
-                     map_cache_sweep},
+                     map_cache_sweep,
+                     "L2P SRAM (replacement policy)",
+                     {
+                         {"map read misses", "L2P SRAM (replacement policy)", {"slideshow map read misses", "cod map read misses"}, {"slideshow", "cod"}},
+                         {"mean read latency", "L2P SRAM (replacement policy)", {"slideshow mean read latency", "cod mean read latency"}, {"slideshow", "cod"}},
+                         {"p99 read latency", "L2P SRAM (replacement policy)", {"slideshow p99 read latency", "cod p99 read latency"}, {"slideshow", "cod"}}
+                     }},
           Experiment{"idle-gc",
                      "Zhou et al., IISWC 2015 (seed 002), implication 2: idle time should hide GC (no figure); "
                      "traces: MobileBlockIOTraces, Pixel 6a (SYSTOR'24)",
                      "foreground latency on phone traces at GC steady state: threshold-only GC vs idle-time GC",
-                     idle_gc}};
+                     idle_gc,
+                     "GC policy",
+                     {
+                         {"read mean", "GC policy", {"cod read mean", "slideshow read mean"}, {"cod", "slideshow"}},
+                         {"read p99", "GC policy", {"cod read p99", "slideshow read p99"}, {"cod", "slideshow"}},
+                         {"write mean", "GC policy", {"cod write mean", "slideshow write mean"}, {"cod", "slideshow"}},
+                         {"write p99", "GC policy", {"cod write p99", "slideshow write p99"}, {"cod", "slideshow"}},
+                         {"foreground GC victims", "GC policy", {"cod foreground GC victims", "slideshow foreground GC victims"}, {"cod", "slideshow"}},
+                         {"idle-time GC victims", "GC policy", {"cod idle-time GC victims", "slideshow idle-time GC victims"}, {"cod", "slideshow"}},
+                         {"write amplification", "GC policy", {"cod write amplification", "slideshow write amplification"}, {"cod", "slideshow"}},
+                         {"link wake-ups", "GC policy", {"cod link wake-ups", "slideshow link wake-ups"}, {"cod", "slideshow"}}
+                     }}};
 }
 
 }  // namespace ufs

@@ -77,7 +77,14 @@ std::vector<Experiment> make_writebooster_experiments() {
                      "556 MiB/s without (1 MiB sequential writes, QD32); JEDEC JESD220E for WriteBooster",
                      "burst (fits the SLC buffer) and sustained (twice the buffer) sequential writes on ufs31, "
                      "WriteBooster on and off",
-                     writebooster_study}};
+                     writebooster_study,
+                     "written, request size, depth",
+                     {
+                         {"burst write", "written, request size, depth", {"burst write, WB on", "burst write, WB off"}, {"WB on", "WB off"}},
+                         {"sustained write", "written, request size, depth", {"sustained write, WB on", "sustained write, WB off"}, {"WB on", "WB off"}},
+                         {"burst write, 1.2 GHz core", "written, request size, depth", {"burst, WB on, 1.2GHz core", "burst, WB off, 1.2GHz core"}, {"WB on", "WB off"}},
+                         {"burst write, 4 programs at once", "written, request size, depth", {"burst, WB on, 4 programs at once", "burst, WB off, 4 programs at once"}, {"WB on", "WB off"}}
+                     }}};
 }
 
 }  // namespace ufs
