@@ -8,8 +8,7 @@ namespace ufs {
 namespace {
 // The kinds of flash operation the parts still inside DeviceFirmware issue: in the top bits
 // of the index the flash port hands back.
-enum class OpKind : uint64_t { UnitProgram = 2, GcRead = 3, Erase = 4, RecoveryRead = 8, FillRead = 9,
-                               GcCopyBack = 10 };
+enum class OpKind : uint64_t { UnitProgram = 2, RecoveryRead = 8, FillRead = 9 };
 uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
 OpKind kind_of(uint64_t c) { return OpKind(c >> 48); }
 uint64_t index_of(uint64_t c) { return c & ((1ull << 48) - 1); }
@@ -34,7 +33,6 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       params_(params),
       geo_(geometry),
       blocks_(geometry),
-      wear_(params.wear_levelling, params.block_lifetime, params.wl_retirement_age, params.wl_age_variance),
       logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *
                                             (1.0 - params.over_provisioning))),
       map_(logical_blocks_),
@@ -44,19 +42,20 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       lp_sectors_(params.logical_page_kib / 4),
       hybrid_(geometry.hybrid()),
       unit_stride_(geometry.hybrid() ? 1 : params.write_unit_sectors(geometry)),
+      shares_(geometry.hybrid() ? std::make_unique<HybridPoolShares>(geometry, params.over_provisioning) : nullptr),
       alloc_(make_policy(geometry, params)),
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
       tags_(256),
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
-      gc_(geometry.dies()),
-      gc_burst_(geometry.dies() * 2, 0),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
       map_store_(hal, params_, geometry, logical_blocks_, blocks_, flash_),
-      map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, *this, *this, *this),
-      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_) {
+      map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, *this, *this, gc_),
+      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_),
+      gc_(hal, params_, geometry, blocks_, flash_, *this, map_writer_, *this, shares_.get()) {
   flash_client_ = flash_.attach(*this);
   table_.set_end_listener(this);
   reads_.set_next_waiters(this);
+  gc_.set_flush_pacer(this);
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
   // slot, a large-page unit an aligned run of large_capacity() slots (the others absorbed).
   const uint32_t unit_count = params.write_cache_kib / 4 / unit_stride_;
@@ -74,10 +73,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   if (!hybrid_) for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
   // Hybrid: one filling host unit per pool (small, large).
   host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : hybrid_ ? 2 : 1, kNone);
-  if (hybrid_) {
-    shares_ = std::make_unique<HybridPoolShares>(geometry, params.over_provisioning);
-    slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, large_capacity());
-  }
+  if (hybrid_) slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, large_capacity());
   map_store_.set_dirty_sink(map_writer_);
   if (params.writebooster.enabled) {
     wb_ = std::make_unique<WriteBooster>(params.writebooster, geometry);
@@ -97,7 +93,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
 
 double DeviceFirmware::write_amplification() const {
   if (stats_.host_write_blocks == 0) return 0.0;
-  return double(stats_.host_program_sectors + stats_.padding_sectors + stats_.gc_moved_sectors) /
+  return double(stats_.host_program_sectors + stats_.padding_sectors + gc_.stats().moved_sectors) /
          double(stats_.host_write_blocks);
 }
 
@@ -109,38 +105,9 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   v.count("ftl.host_program_sectors", f.host_program_sectors, "sectors", "sectors programmed for host data");
   v.count("ftl.padding_sectors", f.padding_sectors, "sectors", "sectors padded to close a partial unit");
   v.count("ftl.host_page_sectors", f.host_page_sectors, "sectors", "page space programmed for host data");
-  v.count("ftl.gc_cross_pool_victims", f.gc_cross_pool_victims, "blocks", "hybrid: victims moved into the other pool");
-  v.count("ftl.gc_victims", f.gc_victims, "blocks", "GC victims taken");
-  v.count("ftl.bg_gc_victims", f.bg_gc_victims, "blocks", "of which in idle time");
-  v.count("ftl.gc_moved_sectors", f.gc_moved_sectors, "sectors", "valid sectors GC moved");
-  v.count("ftl.gc_buffered_reads", f.gc_reads, "reads", "GC reads through the data buffer");
-  v.count("ftl.gc_copy_backs", f.gc_copy_backs, "pages", "pages GC moved by copy-back");
-  v.count("ftl.gc_cleaned", f.gc_cleaned, "blocks", "victims erased after cleaning");
-  v.figure("ftl.gc_clean_us_mean", f.gc_cleaned ? double(f.gc_clean_ps) / double(f.gc_cleaned) / 1e6 : 0.0, "us",
-           "victims' cleaning time, picked to erased");
-  v.count("ftl.erases", f.erases, "blocks", "blocks erased");
+  gc_.visit_stats(v);
   flash_.visit_stats(v);
   v.count("ftl.bad_blocks", blocks_.bad_blocks(), "blocks", "blocks retired");
-  {
-    // Wear: erase counts over the blocks still in use (Agrawal et al.'s table 7 columns).
-    double sum = 0, sum2 = 0;
-    uint32_t n = 0, lo = ~0u, hi = 0;
-    for (uint32_t b = 0; b < blocks_.block_count(); ++b) {
-      if (blocks_.info(b).state == BlockState::Bad) continue;
-      const uint32_t e = blocks_.info(b).erase_count;
-      sum += e; sum2 += double(e) * e; ++n;
-      lo = std::min(lo, e); hi = std::max(hi, e);
-    }
-    const double mean = n ? sum / n : 0.0;
-    v.figure("ftl.wear.erase_count_mean", mean, "cycles", "mean erase count of the blocks in use");
-    v.figure("ftl.wear.erase_count_stddev", n ? std::sqrt(std::max(0.0, sum2 / n - mean * mean)) : 0.0, "cycles",
-             "standard deviation of the erase counts");
-    v.count("ftl.wear.erase_count_min", n ? lo : 0, "cycles", "fewest erases of a block in use");
-    v.count("ftl.wear.erase_count_max", hi, "cycles", "most erases of a block in use");
-    v.count("ftl.wear.expired_blocks", f.expired_blocks, "blocks", "blocks whose erase count reached block_lifetime");
-    v.count("ftl.wear.rate_limited_candidates", f.wl_rate_limited, "blocks", "victim candidates passed over");
-    v.count("ftl.wear.migrations", f.wl_migrations, "blocks", "cold blocks moved into worn blocks");
-  }
   v.figure("ftl.write_amplification", write_amplification(), "", "NAND sectors programmed per host sector written");
   table_.visit_stats(v);
   v.flag("ftl.write_protected", f.write_protected != 0, "spare blocks ran out: the device is read-only");
@@ -159,8 +126,7 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
 bool DeviceFirmware::idle() const {
   if (!table_.all_idle()) return false;
   for (const auto& u : units_) if (u.state == UnitState::Programming || u.state == UnitState::Sealed) return false;
-  for (const auto& g : gc_) if (g.active) return false;
-  return true;
+  return gc_.idle();
 }
 
 std::string DeviceFirmware::debug_state() const {
@@ -171,9 +137,8 @@ std::string DeviceFirmware::debug_state() const {
          std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
          std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(reads_.waiting()) +
          ", writes " + std::to_string(write_waiters_.size()) + ", units for a die " +
-         std::to_string(program_waiters_.size()) + ", GC for a unit " + std::to_string(gc_unit_waiters_.size()) + "\n";
+         std::to_string(program_waiters_.size()) + ", GC for a unit " + std::to_string(gc_.waiting_for_units()) + "\n";
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
-    const GcState& g = gc_[d];
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
     if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.free_blocks(d, true)) + ")";
     uint32_t closed = 0, fewest = ~0u, fewest_large = ~0u, busy = 0, bad = 0, open = 0;
@@ -192,13 +157,7 @@ std::string DeviceFirmware::debug_state() const {
     out += ", closed " + std::to_string(closed) + " (fewest valid " + std::to_string(fewest) + ", " +
            std::to_string(busy) + " with programs in flight), open " + std::to_string(open) + ", bad " +
            std::to_string(bad);
-    if (g.active) {
-      const BlockInfo& v = blocks_.info(g.victim);
-      out += ", GC victim " + std::to_string(g.victim) + " valid " + std::to_string(v.valid) + " cursor " +
-             std::to_string(g.cursor) + (g.scanned ? " scanned" : "") + (g.erasing ? " erasing" : "") +
-             " reads " + std::to_string(g.reads_in_flight);
-    }
-    out += "\n";
+    out += gc_.debug_state(d) + "\n";
   }
   return out;
 }
@@ -211,13 +170,14 @@ std::string DeviceFirmware::debug_state() const {
 void DeviceFirmware::check_out_of_space() {
   if (write_protected_ || flash_.in_flight() || preconditioning_) return;
   if (program_waiters_.empty() && !map_writer_.programs_waiting()) return;
-  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_check(d);  // last chance: a victim GC can still clean
+  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_.check(d);  // last chance: a victim GC can still clean
   if (flash_.in_flight()) return;
   enter_write_protect();
 }
 
 void DeviceFirmware::enter_write_protect() {
   write_protected_ = true;
+  gc_.stop();
   stats_.write_protected = 1;
   // Writes waiting for buffer space: refused (those with data in flight once it is in).
   std::deque<uint8_t> waiting;
@@ -266,7 +226,7 @@ void DeviceFirmware::refuse(uint8_t tag) {
 void DeviceFirmware::on_command(const HostCommand& c) {
   table_.count_command();
   ++outstanding_;
-  idle_gc_ = false;
+  gc_.set_background(false);
   wb_idle_ = false;
   last_activity_ps_ = hal_.now_ps();
   latency_.start(c.tag, last_activity_ps_);
@@ -605,7 +565,7 @@ void DeviceFirmware::invalidate_old(uint32_t e) {
   if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
   blocks_.mark_invalid(e);
   const uint32_t block = blocks_.block_of(e);
-  if (blocks_.info(block).state == BlockState::Victim) maybe_erase_victim(blocks_.die_of_block(block));
+  if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.die_of_block(block));
 }
 
 void DeviceFirmware::start_sync(const HostCommand& c) {
@@ -811,14 +771,14 @@ bool DeviceFirmware::place_unit(UnitPlace& u) {
     if (open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die one free block so its GC can always move data.
       const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
-      if (blocks_.free_blocks(die, large) <= reserve) { if (!fixed) gc_check(die); continue; }
+      if (blocks_.free_blocks(die, large) <= reserve) { if (!fixed) gc_.check(die); continue; }
       open = blocks_.take_free_block(die, plane, large);
       // A plane out of free blocks borrows from the die's other planes rather than wait
       // for GC, which the die's free count may not start.
       if (open == BlockManager::kNoBlock && plane != BlockManager::kAnyPlane) open = blocks_.take_free_block(die);
       if (open == BlockManager::kNoBlock) continue;
       blocks_.info(open).holds_map = u.stream == WriteStream::Map;
-      gc_check(die);
+      gc_.check(die);
     }
     BlockInfo& b = blocks_.info(open);
     u.block = open;
@@ -848,11 +808,8 @@ void DeviceFirmware::on_flash_done(uint64_t op, const FlashCompletion& c) {
   const uint64_t index = index_of(op);
   switch (kind_of(op)) {
     case OpKind::UnitProgram: unit_programmed(static_cast<uint32_t>(index), c.status); return;
-    case OpKind::GcRead: gc_read_done(static_cast<uint32_t>(index), c); return;
-    case OpKind::Erase: erase_done(static_cast<uint32_t>(index), c.status); return;
     case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
     case OpKind::FillRead: fill_read_done(static_cast<uint32_t>(index), c); return;
-    case OpKind::GcCopyBack: gc_copy_back_done(static_cast<uint32_t>(index), c); return;
   }
 }
 
@@ -873,7 +830,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
     u.state = UnitState::Sealed;
     u.block = BlockManager::kNoBlock;
     try_program_unit(unit);
-    gc_check(failed_die);
+    gc_.check(failed_die);
     return;
   }
   hal_.l2p_sram_access(4 * u.capacity, true);
@@ -899,9 +856,7 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
         if (--t.nondurable == 0 && t.done == t.blocks) table_.respond(fua, table_.lun(fua));
       }
     } else {
-      ++stats_.gc_moved_sectors;
-      hal_.charge_cycles(params_.cycles_gc_per_sector);
-      gc_moved(lba, u.old_ppa[s], ppa);
+      gc_.moved(lba, u.old_ppa[s], ppa);
     }
   }
   if (u.stream == WriteStream::Host) stats_.host_page_sectors += u.capacity;
@@ -915,17 +870,13 @@ void DeviceFirmware::unit_programmed(uint32_t unit, FlashStatus status) {
   const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
   const bool flush_unit = u.flush;
   release_unit(unit);
-  if (flush_unit && gc_[die].flush && gc_[die].units_in_flight) {
-    --gc_[die].units_in_flight;
-    gc_fill(die);  // the flush's next unit, if it may
-  }
-  if (gc_unit) maybe_erase_victim(die);
+  if (gc_unit) gc_.unit_programmed(die, flush_unit);
 }
 
 // GC wrote a copy of `from` at `to`: the map follows it when `from` is still the live
 // copy (the host did not overwrite it meanwhile), or the copy that newer data waiting in
 // the cache supersedes (it stays that data's fallback).
-bool DeviceFirmware::gc_moved(uint64_t lba, uint32_t from, uint32_t to) {
+bool DeviceFirmware::gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) {
   const uint32_t e = map_.get(lba);
   if (e == from) {
     map_store_.updated(lba);
@@ -949,156 +900,51 @@ void DeviceFirmware::release_unit(uint32_t unit) {
   } else {
     free_units_.push_back(unit);
   }
-  // A freed unit may unblock GC first (it frees blocks), then host writes.
-  if (!gc_unit_waiters_.empty()) {
-    std::vector<uint32_t> dies;
-    dies.swap(gc_unit_waiters_);
-    for (uint32_t d : dies) gc_fill(d);
-  }
+  gc_.units_freed();  // a freed unit may unblock GC first (it frees blocks), then host writes
   retry_waiters();
 }
 
-// ---------------------------------------------------------------- garbage collection
+// ---------------------------------------------------------------- the garbage collector's side
 
-void DeviceFirmware::gc_check(uint32_t die) {
-  if (write_protected_) return;  // read-only: nothing more is written
-  // Hybrid page size: each pool (small-, large-page blocks) keeps its own free blocks; a
-  // die cleans one victim at a time, of the small pool first.
-  if (!gc_check_pool(die, false) && hybrid_) gc_check_pool(die, true);
+uint32_t DeviceFirmware::gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) {
+  const uint32_t unit = allocate_unit(stream, true, large);
+  if (unit == kNone) return kNoUnit;
+  units_[unit].die = die;
+  units_[unit].flush = flush;
+  return unit;
 }
 
-bool DeviceFirmware::gc_check_pool(uint32_t die, bool large) {
-  GcState& g = gc_[die];
-  // Foreground GC starts below gc_start_free_blocks and keeps taking victims until
-  // gc_stop_free_blocks; in idle time background GC cleans up to bg_gc_free_blocks.
-  const uint32_t free = blocks_.free_blocks(die, large);
-  uint8_t& burst = gc_burst_[die * 2 + large];
-  if (free < params_.gc_start_free_blocks) burst = 1;
-  else if (free >= params_.gc_stop_free_blocks) burst = 0;
-  uint32_t target = burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
-  if (idle_gc_) target = std::max(target, params_.bg_gc_free_blocks);
-  if (g.active && g.flush && free < target) gc_fill(die);  // a paused flush finishes first
-  if (preconditioning_ || g.active || free >= target) return false;
-  // A victim must give back at least one program unit: moving a fuller block (with the
-  // padding of its last unit) would use up as much space as it frees, and GC would spin.
-  // Hybrid: a unit is one page of the pool's size. A pool holding more than its share (its
-  // blocks retired) moves its victims' data into the other pool while that one has room
-  // (never both ways: data would bounce): any victim then gives this pool a whole block back.
-  const uint32_t page_sectors = large ? large_capacity() : spp_;
-  const bool to_other = hybrid_ && shares_->gc_to_other(large, blocks_);
-  const uint32_t max_valid = !hybrid_ ? blocks_.sectors_per_block() - unit_sectors_
-                             : geo_.pages_per_block * page_sectors - (to_other ? 0 : page_sectors);
-  std::function<bool(uint32_t)> allow;
-  if (wear_.rate_limits())
-    allow = [this](uint32_t block) {
-      const bool ok = wear_.may_clean(blocks_, block, double(hal_.random64() >> 11) * 0x1.0p-53);
-      stats_.wl_rate_limited += !ok;
-      return ok;
-    };
-  const bool cost_benefit = params_.gc_victim == "cost-benefit";
-  uint32_t victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, allow, large);
-  // Rate limiting only slows the wear of old blocks: it may not stop the device.
-  if (victim == BlockManager::kNoBlock && allow)
-    victim = blocks_.pick_victim(die, cost_benefit, hal_.now_ps(), max_valid, {}, large);
-  if (victim == BlockManager::kNoBlock) return false;
-  ++stats_.gc_victims;
-  stats_.bg_gc_victims += idle_gc_;
-  g = GcState{};
-  g.active = true;
-  g.victim = victim;
-  g.large = large;
-  g.to_large = to_other ? !large : large;
-  stats_.gc_cross_pool_victims += to_other;
-  g.start_ps = hal_.now_ps();
-  blocks_.info(victim).state = BlockState::Victim;
-  if (blocks_.info(victim).holds_map) {
-    // GC of a map block: its live map pages are rewritten through the map stream (a merge
-    // read brings back those not in SRAM); the block empties as they land.
-    g.scanned = true;
-    map_writer_.relocate_block(die, victim);
-    maybe_erase_victim(die);
-  } else {
-    gc_fill(die);
-  }
-  return true;
+uint64_t DeviceFirmware::gc_stage(uint32_t unit, uint32_t from, uint32_t n, uint32_t& pos) {
+  Unit& u = units_[unit];
+  pos = u.assigned;
+  for (uint32_t i = 0; i < n; ++i) u.old_ppa[pos + i] = from + i;
+  u.assigned += n;
+  ++u.pending_reads;
+  return slot_address(u.first_slot + pos);
 }
 
-// Read the victim's valid sectors into GC units (one unit at a time per die).
-void DeviceFirmware::gc_fill(uint32_t die) {
-  GcState& g = gc_[die];
-  if (!g.active || g.scanned) return;
-  // Hybrid page size: a victim's valid data goes back into its own pool (GC units of the
-  // victim's page size), so each pool's share of the data stays where the splitter put it,
-  // unless the pool holds more than its share (gc_check_pool): then into the other pool.
-  const uint32_t spb = hybrid_ ? blocks_.sectors_in_block(g.victim) : blocks_.sectors_per_block();
-  const uint32_t base = g.victim * blocks_.sectors_per_block();
-  const uint32_t page_spp = blocks_.spp_of(g.victim);
-  while (g.cursor < spb) {
-    if (params_.gc_copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
-      while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
-      if (g.cursor >= spb) break;
-      // Whole valid pages only: a partly valid one is compacted through the buffer.
-      uint32_t valid = 0;
-      while (g.cursor % page_spp == 0 && valid < page_spp && blocks_.is_valid(base + g.cursor + valid)) ++valid;
-      if (valid == page_spp) {
-        if (gc_copy_back_page(die)) continue;
-        g.no_copy_back = true;  // no block in the victim's plane: the rest goes through the buffer
-      }
-    }
-    if (g.unit == kNone) {
-      if (g.flush && !flush_may_fill(die)) return;  // resumed by unit_programmed, idle time or gc_check
-      g.unit = allocate_unit(g.stream, true, g.to_large);
-      if (g.unit == kNone) {
-        if (std::find(gc_unit_waiters_.begin(), gc_unit_waiters_.end(), die) == gc_unit_waiters_.end())
-          gc_unit_waiters_.push_back(die);
-        return;
-      }
-      units_[g.unit].die = die;
-      units_[g.unit].flush = g.flush;
-    }
-    Unit& u = units_[g.unit];
-    // Next run of valid sectors within one page.
-    while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
-    if (g.cursor >= spb) break;
-    const uint32_t start = g.cursor;
-    uint32_t n = 0;
-    while (g.cursor < spb && n < u.capacity - u.assigned && blocks_.is_valid(base + g.cursor) &&
-           (n == 0 || g.cursor % page_spp != 0)) {
-      ++n;
-      ++g.cursor;
-    }
-    uint32_t gr;
-    if (free_gc_reads_.empty()) { gr = static_cast<uint32_t>(gc_reads_.size()); gc_reads_.emplace_back(); }
-    else { gr = free_gc_reads_.back(); free_gc_reads_.pop_back(); }
-    gc_reads_[gr] = GcRead{g.unit, u.assigned, n, die};
-    for (uint32_t i = 0; i < n; ++i) u.old_ppa[u.assigned + i] = base + start + i;
-    const uint64_t buffer = slot_address(u.first_slot + u.assigned);
-    u.assigned += n;
-    if (g.flush) wb_->stats().flushed_sectors += n;
-    ++u.pending_reads;
-    ++g.reads_in_flight;
-    ++stats_.gc_reads;
-    flash_.read(flash_client_, cookie(OpKind::GcRead, gr), blocks_.address_of(g.victim, start / page_spp),
-                start % page_spp, n, buffer);
-    if (u.assigned == u.capacity) {
-      const uint32_t full = g.unit;
-      g.unit = kNone;
-      g.units_in_flight += g.flush;
-      seal_unit(full);
-    }
+void DeviceFirmware::gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, const PageOob& oob) {
+  Unit& u = units_[unit];
+  // The OOB names each sector's LBA: that is what GC programs with the moved data.
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t sector = blocks_.sector_of(u.old_ppa[pos + i]);
+    const uint32_t lba = oob.lba[sector];
+    u.lbas[pos + i] = lba == kNoOobLba ? kNoLba : lba;
+    u.data_seq[pos + i] = oob.data_sequence(sector);  // a copy keeps its age
   }
-  g.scanned = true;
-  if (g.unit != kNone) {
-    const uint32_t last = g.unit;
-    g.unit = kNone;
-    if (units_[last].assigned == 0) {
-      release_unit(last);
-    } else {
-      g.units_in_flight += g.flush;
-      seal_unit(last);
-    }
+  u.arrived += n;
+  --u.pending_reads;
+  try_program_unit(unit);
+}
+
+// An erase gave the die a block back: units waiting for a die go first.
+void DeviceFirmware::space_returned(uint32_t) {
+  for (size_t n = program_waiters_.size(); n > 0; --n) {
+    const uint32_t unit = program_waiters_.front();
+    program_waiters_.pop_front();
+    try_program_unit(unit);
   }
-  maybe_erase_victim(die);
+  map_writer_.retry_programs();
 }
 
 // A WriteBooster flush takes its next unit only while the device is idle (a command stops
@@ -1106,132 +952,16 @@ void DeviceFirmware::gc_fill(uint32_t die) {
 // or while the die runs short of free blocks (foreground GC waits for the flush's victim), and
 // keeps at most a unit per plane in flight, so the host finds the data buffer free and waits
 // at most a program for the die.
-bool DeviceFirmware::flush_may_fill(uint32_t die) const {
-  const GcState& g = gc_[die];
-  if (g.units_in_flight >= geo_.planes_per_die) return false;
+bool DeviceFirmware::may_fill(uint32_t die, uint32_t units_in_flight) const {
+  if (units_in_flight >= geo_.planes_per_die) return false;
   return wb_idle_ || blocks_.free_blocks(die) < params_.gc_start_free_blocks;
 }
 
-void DeviceFirmware::gc_read_done(uint32_t index, const FlashCompletion& c) {
-  const GcRead r = gc_reads_[index];
-  free_gc_reads_.push_back(index);
-  Unit& u = units_[r.unit];
-  // The OOB names each sector's LBA: that is what GC programs with the moved data.
-  for (uint32_t i = 0; i < r.count; ++i) {
-    const uint32_t sector = blocks_.sector_of(u.old_ppa[r.pos + i]);
-    const uint32_t lba = c.oob.lba[sector];
-    u.lbas[r.pos + i] = lba == kNoOobLba ? kNoLba : lba;
-    u.data_seq[r.pos + i] = c.oob.data_sequence(sector);  // a copy keeps its age
-  }
-  u.arrived += r.count;
-  --u.pending_reads;
-  --gc_[r.die].reads_in_flight;
-  try_program_unit(r.unit);
-}
-
-// Copy-back of the victim's page at the cursor (firmware.gc_copy_back); false when its
-// plane has no block to take it.
-bool DeviceFirmware::gc_copy_back_page(uint32_t die) {
-  GcState& g = gc_[die];
-  const uint32_t page = g.cursor / spp_;
-  uint32_t index;
-  if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), index)) return false;
-  g.cursor = (page + 1) * spp_;
-  ++g.reads_in_flight;
-  ++stats_.gc_copy_backs;
-  const GcCopyBack::Move& m = copy_back_.move(index);
-  flash_.copy_back(flash_client_, cookie(OpKind::GcCopyBack, index), blocks_.address_of(g.victim, page),
-                   blocks_.address_of(m.dst_block, m.dst_page));
-  return true;
-}
-
-// The page is in its new place: the map follows each sector still live (the OOB read
-// out with it names the LBAs). A failed copy-back leaves the page in the victim, and
-// the victim is scanned again through the buffer (pages already moved are no longer
-// valid there; one moved twice is simply not mapped the second time).
-void DeviceFirmware::gc_copy_back_done(uint32_t index, const FlashCompletion& c) {
-  const GcCopyBack::Move m = copy_back_.finish(index);
-  GcState& g = gc_[m.die];
-  --g.reads_in_flight;
-  if (c.status != FlashStatus::Ok) {
-    if (c.status == FlashStatus::ProgramFail) flash_.count_program_failure();
-    copy_back_.destination_failed(m, c.status == FlashStatus::ProgramFail);
-    g.no_copy_back = true;
-    g.cursor = 0;
-    g.scanned = false;
-    gc_fill(m.die);
-    return;
-  }
-  const uint32_t from = blocks_.ppa(m.victim, m.src_page, 0), to = blocks_.ppa(m.dst_block, m.dst_page, 0);
-  hal_.l2p_sram_access(4 * spp_, true);
-  for (uint32_t s = 0; s < spp_; ++s) {
-    if (c.oob.lba[s] == kNoOobLba) continue;
-    hal_.charge_cycles(params_.cycles_gc_per_sector);
-    stats_.gc_moved_sectors += gc_moved(c.oob.lba[s], from + s, to + s);
-  }
-  maybe_erase_victim(m.die);
-}
-
-void DeviceFirmware::maybe_erase_victim(uint32_t die) {
-  GcState& g = gc_[die];
-  if (!g.active || !g.scanned || g.erasing || g.reads_in_flight) return;
-  BlockInfo& b = blocks_.info(g.victim);
-  if (b.valid != 0) return;
-  g.erasing = true;
-  flash_.erase(flash_client_, cookie(OpKind::Erase, g.victim), blocks_.address_of(g.victim, 0));
-}
-
-void DeviceFirmware::erase_done(uint32_t block, FlashStatus status) {
-  const uint32_t die = blocks_.die_of_block(block);
-  BlockInfo& b = blocks_.info(block);
-  if (status != FlashStatus::Ok || b.retire_after_gc) {
-    if (status != FlashStatus::Ok) flash_.count_erase_failure();
-    blocks_.retire_block(block);
-    if (hybrid_) shares_->block_retired(b.large, blocks_.sectors_in_block(block));
-  }
-  if (b.slc) {  // a flushed WriteBooster block: its pages leave the buffer's fill
-    wb_->add_used(-int64_t(b.next_page) * spp_);
-    wb_->count_erase(b.erase_count + 1);
-  }
-  uint32_t cold = BlockManager::kNoBlock;
-  if (status == FlashStatus::Ok && !b.retire_after_gc) {
-    ++stats_.erases;
-    stats_.expired_blocks += wear_.expired(b.erase_count + 1) && !wear_.expired(b.erase_count);
-    // Migration: a worn block takes the cold data of a young one, which joins the pool instead.
-    uint32_t& cold_open = blocks_.open_block(die, WriteStream::Cold);
-    if (!b.slc && wear_.wants_cold_data(blocks_, block) &&  // SLC blocks go back to the buffer
-        (cold_open == BlockManager::kNoBlock || blocks_.info(cold_open).programs_in_flight == 0))
-      cold = wear_.pick_cold_block(blocks_, block);
-    blocks_.return_erased_block(block, cold == BlockManager::kNoBlock);
-    if (cold != BlockManager::kNoBlock) {
-      if (cold_open != BlockManager::kNoBlock) blocks_.info(cold_open).state = BlockState::Closed;  // the last one's rest
-      cold_open = block;
-    }
-  }
-  if (gc_[die].flush) ++wb_->stats().flushed_blocks;
-  else if (gc_[die].active) {
-    stats_.gc_clean_ps += hal_.now_ps() - gc_[die].start_ps;
-    ++stats_.gc_cleaned;
-  }
-  gc_[die] = GcState{};
-  if (cold != BlockManager::kNoBlock) {  // before anything else can start a GC on this die
-    ++stats_.wl_migrations;
-    GcState& g = gc_[die];
-    g.active = true;
-    g.victim = cold;
-    g.stream = WriteStream::Cold;
-    blocks_.info(cold).state = BlockState::Victim;
-    gc_fill(die);
-  }
-  // Space came back: units waiting for a die go first, then maybe more GC.
-  for (size_t n = program_waiters_.size(); n > 0; --n) {
-    const uint32_t unit = program_waiters_.front();
-    program_waiters_.pop_front();
-    try_program_unit(unit);
-  }
-  map_writer_.retry_programs();
-  gc_check(die);
-  wb_flush(die);
+// A flushed SLC block's pages leave the buffer's fill.
+void DeviceFirmware::slc_block_erased(uint32_t block) {
+  const BlockInfo& b = blocks_.info(block);
+  wb_->add_used(-int64_t(b.next_page) * spp_);
+  wb_->count_erase(b.erase_count + 1);
 }
 
 // Background GC (the smartphone traces show most requests meet an idle device): once no
@@ -1263,10 +993,10 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
     idle_timer_armed_ = true;
     hal_.set_timer(next - quiet, kIdleTimer);
   }
-  if (bg && quiet >= bg && !idle_gc_) {
-    idle_gc_ = true;
+  if (bg && quiet >= bg && !gc_.background()) {
+    gc_.set_background(true);
     if (params_.bg_map_writeback) map_writer_.write_back_dirty();
-    for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
+    for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.check(die);
   }
   if (flush && quiet >= flush && !wb_idle_) {
     wb_idle_ = true;
@@ -1282,8 +1012,8 @@ void DeviceFirmware::on_timer(uint64_t cookie) {
 void DeviceFirmware::wb_flush(uint32_t die) {
   if (write_protected_) return;
   if (!wb_ || !wb_idle_ || preconditioning_ || recovery_) return;
-  if (gc_[die].active) {
-    if (gc_[die].flush) gc_fill(die);  // a flush a command paused goes on
+  if (gc_.active(die)) {
+    if (gc_.flushing(die)) gc_.resume(die);  // a flush a command paused goes on
     return;
   }
   uint32_t victim = blocks_.pick_slc_victim(die);
@@ -1294,21 +1024,12 @@ void DeviceFirmware::wb_flush(uint32_t die) {
     open = BlockManager::kNoBlock;
   }
   if (victim == BlockManager::kNoBlock) {
-    bool any = false;
-    for (const GcState& g : gc_) any = any || g.flush;
-    wb_->set_flushing(any);
+    wb_->set_flushing(gc_.any_flushing());
     return;
   }
-  GcState& g = gc_[die];
-  g = GcState{};
-  g.active = true;
-  g.flush = true;
-  g.no_copy_back = true;  // copy-back cannot turn SLC pages into TLC ones
-  g.victim = victim;
-  g.start_ps = hal_.now_ps();
-  blocks_.info(victim).state = BlockState::Victim;
+  gc_.start_flush(die, victim);
   wb_->set_flushing(true);
-  gc_fill(die);
+  gc_.resume(die);
 }
 
 // Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
@@ -1414,7 +1135,7 @@ void DeviceFirmware::finish_recovery() {
   stats_.recovery_ps = hal_.now_ps() - recovery_start_ps_;
   recovery_.reset();
   map_writer_.write_back_pages(replayed);
-  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_check(die);
+  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.check(die);
 }
 
 // HPB READ verification and READ BUFFER signing results go to the HPB device.
@@ -1431,6 +1152,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
   std::vector<SectorStamp> stamps(std::max(unit_sectors_, large_capacity()));
   std::vector<PageOob> oobs(std::max(unit_pages, params_.program_pages));
   preconditioning_ = true;
+  gc_.hold(true);
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
   // Hybrid page size: the range as one sequential write, split as the write path splits it.
   for (uint64_t lba = first_lba; hybrid_ && lba < end;) {
@@ -1524,6 +1246,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
     }
   }
   preconditioning_ = false;
+  gc_.hold(false);
 }
 
 }  // namespace ufs

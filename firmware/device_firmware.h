@@ -12,15 +12,14 @@
 #include "firmware_params.h"
 #include "ftl/allocation_policy.h"
 #include "ftl/block_manager.h"
-#include "ftl/gc_copy_back.h"
 #include "ftl/hybrid_pages.h"
 #include "ftl/l2p_map.h"
 #include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
 #include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
-#include "ftl/wear_leveller.h"
 #include "flash/flash_port.h"
+#include "gc/garbage_collector.h"
 #include "hal/hal.h"
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
@@ -40,17 +39,8 @@ struct FirmwareStats {
   uint64_t host_write_blocks = 0;
   uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
   uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
-  uint64_t gc_cross_pool_victims = 0;  // hybrid page size: victims whose data went to the other pool
   uint64_t host_page_sectors = 0;      // page space programmed for host data: whole host units (data,
                                        // read-modify-write fill, padding); space utilisation's denominator
-  uint64_t gc_victims = 0;
-  uint64_t bg_gc_victims = 0;          // of which cleaned in idle time (background GC)
-  uint64_t gc_moved_sectors = 0;
-  uint64_t gc_reads = 0;
-  uint64_t gc_copy_backs = 0;         // pages GC moved by copy-back
-  uint64_t gc_clean_ps = 0;           // victims' cleaning time: picked to erased, summed
-  uint64_t gc_cleaned = 0;            // victims erased after cleaning
-  uint64_t erases = 0;
   uint64_t unmapped_blocks = 0;
   uint64_t flushes = 0;
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
@@ -62,10 +52,6 @@ struct FirmwareStats {
   uint64_t recovery_torn_pages = 0;   // pages cut mid-program (read back uncorrectable)
   uint64_t recovered_lbas = 0;        // LBAs mapped again from what the scan found
   uint64_t recovery_ps = 0;           // power-up to ready (last recovery)
-  // Wear levelling
-  uint64_t wl_rate_limited = 0;       // victim candidates passed over by rate limiting
-  uint64_t wl_migrations = 0;         // cold blocks moved into worn blocks
-  uint64_t expired_blocks = 0;        // blocks whose erase count reached block_lifetime
   // Read-modify-write of logical pages larger than a write
   uint64_t write_protected = 0;       // 1 once the spare blocks ran out and the device became read-only
   uint64_t write_protect_rejects = 0; // writes, UNMAPs and syncs refused (DATA PROTECT) since
@@ -75,8 +61,8 @@ struct FirmwareStats {
 };
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
-                       private BufferWaiters, private UnitPlacer, private FreeSpaceListener,
-                       private ObsoleteCopyListener {
+                       private BufferWaiters, private UnitPlacer, private ObsoleteCopyListener, private GcUnits,
+                       private GcEraseListener, private FlushPacer {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -110,6 +96,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   const MapStore& map_store() const { return map_store_; }
   const MapWriter& map_writer() const { return map_writer_; }
   const FlashPort& flash() const { return flash_; }
+  const GarbageCollector& gc() const { return gc_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
   void reset_latency_split() { latency_.reset_sums(); }
@@ -161,7 +148,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     uint32_t pending_reads = 0;  // GC reads still coming
     uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
     bool program_failed = false;
-    bool flush = false;              // a WriteBooster flush's unit (GcState::units_in_flight)
+    bool flush = false;              // a WriteBooster flush's unit (its pace: FlushPacer)
     std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
     // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
     // valid until this unit is programmed (a power loss before that must find it).
@@ -169,29 +156,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     std::vector<uint64_t> data_seq;  // per slot: sequence of the host write that produced it (OOB)
     std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
     std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
-  };
-
-  struct GcState {
-    bool active = false;
-    uint32_t victim = BlockManager::kNoBlock;
-    uint32_t cursor = 0;         // next sector offset in the victim to examine
-    bool scanned = false;
-    uint32_t unit = kNone;       // GC unit being filled
-    uint32_t reads_in_flight = 0;
-    bool erasing = false;
-    WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
-    bool flush = false;          // a WriteBooster flush: the victim is an SLC buffer block
-    bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
-    bool large = false;          // hybrid page size: the victim is a large-page block
-    uint32_t units_in_flight = 0;  // flush: units sealed and not yet programmed (flush_may_fill)
-    bool to_large = false;       // ... and its data goes into large-page units
-    uint64_t start_ps = 0;
-  };
-  struct GcRead {
-    uint32_t unit = 0;
-    uint32_t pos = 0;
-    uint32_t count = 0;
-    uint32_t die = 0;
   };
 
   // command handling
@@ -224,7 +188,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void try_program_unit(uint32_t unit);
   bool place_unit(UnitPlace& u);
   bool place(UnitPlace& u) override { return place_unit(u); }                // UnitPlacer
-  void free_space_changed(uint32_t die) override { gc_check(die); }         // FreeSpaceListener
   void copy_obsolete(uint32_t entry) override { invalidate_old(entry); }    // ObsoleteCopyListener
   void unit_programmed(uint32_t unit, FlashStatus status);
   void release_unit(uint32_t unit);
@@ -241,17 +204,22 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void wb_flush(uint32_t die);
   uint64_t idle_delay_ps() const;  // shortest enabled idle threshold (background GC, WB flush)
 
-  // garbage collection
-  void gc_check(uint32_t die);
-  bool gc_check_pool(uint32_t die, bool large);  // true when a victim was taken
-  void gc_fill(uint32_t die);
-  bool flush_may_fill(uint32_t die) const;
-  void gc_read_done(uint32_t index, const FlashCompletion& c);
-  bool gc_copy_back_page(uint32_t die);
-  void gc_copy_back_done(uint32_t index, const FlashCompletion& c);
-  bool gc_moved(uint64_t lba, uint32_t from, uint32_t to);
-  void maybe_erase_victim(uint32_t die);
-  void erase_done(uint32_t block, FlashStatus status);
+  // GcUnits: the write cache's units as the garbage collector fills them
+  uint32_t gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) override;
+  uint32_t gc_unit_room(uint32_t unit) const override { return units_[unit].capacity - units_[unit].assigned; }
+  uint64_t gc_stage(uint32_t unit, uint32_t from, uint32_t n, uint32_t& pos) override;
+  void gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, const PageOob& oob) override;
+  void gc_seal(uint32_t unit) override { seal_unit(unit); }
+  void gc_release(uint32_t unit) override { release_unit(unit); }
+  bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) override;
+  // GcEraseListener
+  void space_returned(uint32_t die) override;
+  void victim_done(uint32_t die) override { wb_flush(die); }
+  // FlushPacer: the WriteBooster flush's pace and accounting
+  bool may_fill(uint32_t die, uint32_t units_in_flight) const override;
+  void sectors_staged(uint32_t n) override { wb_->stats().flushed_sectors += n; }
+  void block_flushed() override { ++wb_->stats().flushed_blocks; }
+  void slc_block_erased(uint32_t block) override;
 
   // HpbFtl (device_firmware_hpb.cpp)
   uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
@@ -271,8 +239,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   FirmwareParams params_;
   FlashGeometry geo_;
   BlockManager blocks_;
-  WearLeveller wear_;
-  GcCopyBack copy_back_{blocks_};
   uint64_t logical_blocks_;
   L2pMap map_;
   uint32_t spp_;
@@ -303,16 +269,12 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint32_t next_pool_ = 0;           // striping pointer (index in the stripe order)
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
-  std::vector<GcState> gc_;
-  std::vector<uint8_t> gc_burst_;                // per die and pool: foreground GC runs until gc_stop_free_blocks
   FlashPort flash_;
   uint32_t flash_client_ = 0;
   MapStore map_store_;
   MapWriter map_writer_;
   ReadEngine reads_;
-  std::vector<GcRead> gc_reads_;
-  std::vector<uint32_t> free_gc_reads_;
-  std::vector<uint32_t> gc_unit_waiters_;  // dies whose GC waits for a unit
+  GarbageCollector gc_;
   struct FillRead { uint32_t unit, pos, count; };
   std::vector<FillRead> fill_reads_;
   std::vector<uint32_t> free_fill_reads_;
@@ -324,7 +286,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   uint32_t outstanding_ = 0;
   uint64_t last_activity_ps_ = 0;
   bool idle_timer_armed_ = false;
-  bool idle_gc_ = false;
   bool wb_idle_ = false;             // idle long enough for a WriteBooster flush
   std::unique_ptr<WriteBooster> wb_;
   bool recover_on_power_up_ = false;

@@ -6,6 +6,7 @@
 #include <utility>
 #include "hal/flash_types.h"
 #include "ftl/write_booster.h"
+#include "gc/victim_policy.h"
 #include "hpb/hpb_params.h"
 
 namespace ufs {
@@ -36,7 +37,8 @@ struct FirmwareParams {
   // Garbage collection
   uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
   uint32_t gc_stop_free_blocks = 3;     // per die: foreground GC cleans until this many free blocks (= start: no hysteresis)
-  std::string gc_victim = "greedy";     // greedy | cost-benefit
+  std::string gc_victim = "greedy";     // a registered victim policy (gc/victim_policy.cpp)
+  uint32_t gc_victim_choices = 0;       // randomized-greedy: candidates sampled (d); 0: log2(blocks per plane), MQSim's
   bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
@@ -83,7 +85,9 @@ struct FirmwareParams {
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: foreground GC, once started, cleans until this many free blocks");
-    b("gc_victim", gc_victim, "", "victim choice: greedy | cost-benefit");
+    b("gc_victim", gc_victim, "", "victim choice: " + victim_policy_names());
+    b("gc_victim_choices", gc_victim_choices, "blocks",
+      "randomized-greedy: candidates sampled per victim (d); 0: log2(blocks per plane), MQSim's default");
     b("gc_copy_back", gc_copy_back, "",
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
     b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
@@ -129,7 +133,8 @@ struct FirmwareParams {
                                   {"gc_stop_free_blocks", gc_stop_free_blocks}, {"bg_gc_free_blocks", bg_gc_free_blocks}})
       if (n > (16u << 16)) return std::string(name) + ": must be at most 1048576 (the blocks of the largest die)";
     if (gc_stop_free_blocks < gc_start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
-    if (gc_victim != "greedy" && gc_victim != "cost-benefit") return "gc_victim: must be greedy or cost-benefit";
+    if (!is_victim_policy(gc_victim)) return "gc_victim: must be one of " + victim_policy_names() + ", not '" + gc_victim + "'";
+    if (gc_victim_choices > (16u << 16)) return "gc_victim_choices: must be at most 1048576 (the blocks of the largest die)";
     if (map_cache_policy != "lru" && map_cache_policy != "fifo" && map_cache_policy != "clock")
       return "map_cache_policy: must be lru, fifo or clock, not '" + map_cache_policy + "'";
     if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)

@@ -144,26 +144,4 @@ void BlockManager::retire_block(uint32_t block) {
   ++bad_blocks_;
 }
 
-uint32_t BlockManager::pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
-                                   const std::function<bool(uint32_t)>& allow, bool large) const {
-  uint32_t best = kNoBlock;
-  double best_score = -1.0;
-  const uint32_t first = die * blocks_per_die_;
-  for (uint32_t block = first; block < first + blocks_per_die_; ++block) {
-    const BlockInfo& b = blocks_[block];
-    if (b.state != BlockState::Closed || b.slc || b.programs_in_flight || b.valid > max_valid) continue;
-    if (hybrid_ && b.large != large) continue;
-    const double u = double(b.valid) / (hybrid_ ? sectors_in_block(block) : sectors_per_block_);
-    double score;
-    if (cost_benefit) {  // Rosenblum & Ousterhout: age * (1-u) / (2u), age in ms
-      const double age = double(now_ps - b.last_write_ps) * 1e-9 + 1.0;
-      score = u == 0 ? 1e300 : age * (1.0 - u) / (2.0 * u);
-    } else {
-      score = 1.0 - u;
-    }
-    if (score > best_score && (!allow || allow(block))) { best_score = score; best = block; }
-  }
-  return best;
-}
-
 }  // namespace ufs

@@ -9,7 +9,6 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <vector>
 #include "hal/flash_types.h"
@@ -111,12 +110,7 @@ class BlockManager {
   }
   uint32_t plane_of_block(uint32_t block) const { return (block / geo_.blocks_per_plane) % geo_.planes_per_die; }
 
-  // Victim choice among closed blocks of a die with at most max_valid valid sectors;
-  // kNoBlock when none is worth cleaning.
-  // `allow` (may be empty) can veto a candidate (wear levelling's rate limiting).
-  // Hybrid page size: among blocks of the `large` pool only.
-  uint32_t pick_victim(uint32_t die, bool cost_benefit, uint64_t now_ps, uint32_t max_valid,
-                       const std::function<bool(uint32_t)>& allow = {}, bool large = false) const;
+  // Victim choice: the garbage collector's policies (gc/victim_policy.h).
 
   uint64_t total_erases() const { return total_erases_; }
   uint32_t bad_blocks() const { return bad_blocks_; }

@@ -20,4 +20,11 @@ class ObsoleteCopyListener {
   virtual void copy_obsolete(uint32_t entry) = 0;
 };
 
+// GC of a map block: its live map pages are rewritten on the victim's die (map/map_writer.h).
+class MapBlockCleaner {
+ public:
+  virtual ~MapBlockCleaner() = default;
+  virtual void relocate_block(uint32_t die, uint32_t victim) = 0;
+};
+
 }  // namespace ufs

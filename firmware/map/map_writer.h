@@ -27,7 +27,7 @@ struct MapWriterStats {
   uint64_t idle_writebacks = 0;  // dirty map pages written back in idle time (bg_map_writeback)
 };
 
-class MapWriter : public FlashClient, public DirtyPageSink {
+class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockCleaner {
  public:
   MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
             FlashPort& flash, MapStore& store, UnitPlacer& placer, ObsoleteCopyListener& obsolete,
@@ -35,7 +35,7 @@ class MapWriter : public FlashClient, public DirtyPageSink {
 
   void write_back(uint32_t page) override;  // a dirty page leaves SRAM: it waits once
   // GC of a map block on `die`: its live pages are rewritten; the block empties as they land.
-  void relocate_block(uint32_t die, uint32_t victim);
+  void relocate_block(uint32_t die, uint32_t victim) override;
   // Idle time: every dirty page in SRAM goes back (clean from then on).
   void write_back_dirty();
   // After recovery: the pages whose newest entries are not on NAND yet.

@@ -44,6 +44,14 @@ std::vector<ExperimentRow> wear_levelling(ExperimentContext& ctx) {
   return rows;
 }
 
+// The gc-steady-state rows of one run.
+void steady_state_rows(std::vector<ExperimentRow>& rows, const std::string& x, const nlohmann::json& s) {
+  rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
+  rows.push_back({"GC victims", x, kModelOnly, measured(s, "gc_victims"), "blocks", 0});
+  rows.push_back({"GC moved sectors", x, kModelOnly, measured(s, "gc_moved_sectors"), "sectors", 0});
+  rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
+}
+
 // Write amplification and GC in steady state, on ufs31 timing with a 1.2 GiB device
 // (test-small with 128 blocks per plane, 20% spare; as `ufs-sim bench --write`): the
 // device is filled, then overwritten once in the same pattern (not measured) so GC runs,
@@ -58,12 +66,17 @@ std::vector<ExperimentRow> gc_steady_state(ExperimentContext& ctx) {
     ctx.submit(x[0] == 'r' ? "random" : "sequential",
                {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill",
                 "1200m", "--precondition", load + "1", "--workload", load + "2"},
-               [&rows, x = x](const nlohmann::json& s) {
-      rows.push_back({"write amplification", x, kModelOnly, ftl(s, "write_amplification"), "", 0});
-      rows.push_back({"GC victims", x, kModelOnly, measured(s, "gc_victims"), "blocks", 0});
-      rows.push_back({"GC moved sectors", x, kModelOnly, measured(s, "gc_moved_sectors"), "sectors", 0});
-      rows.push_back({"write throughput", x, kModelOnly, op_value(s, "write", "mb_per_s"), "MB/s", 0});
-    });
+               [&rows, x = x](const nlohmann::json& s) { steady_state_rows(rows, x, s); });
+  }
+  // The random load under the other victim policies (firmware.gc_victim; greedy above):
+  // MQSim's randomized greedy (d = log2(128) = 7 candidates sampled) and FIFO (oldest block).
+  for (const char* policy : {"randomized-greedy", "fifo"}) {
+    const std::string load = loads[0].second;
+    ctx.submit(std::string("random_") + policy,
+               {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill", "1200m",
+                "--precondition", load + "1", "--workload", load + "2", "--set",
+                std::string("firmware.gc_victim=") + policy},
+               [&rows, x = loads[0].first + " " + policy](const nlohmann::json& s) { steady_state_rows(rows, x, s); });
   }
   ctx.wait();
   return rows;

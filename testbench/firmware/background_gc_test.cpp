@@ -58,8 +58,8 @@ BurstResult bursts(uint32_t bg_gc_idle_us) {
     for (uint32_t k = 0; k < n; ++k)
       r.wrong += hw.host_in_[9][k] != SectorStamp{lba + k, version[lba + k]};
   }
-  r.gc = fw.stats().gc_victims;
-  r.bg_gc = fw.stats().bg_gc_victims;
+  r.gc = fw.gc().stats().victims;
+  r.bg_gc = fw.gc().stats().bg_victims;
   return r;
 }
 

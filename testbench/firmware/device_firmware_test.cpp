@@ -290,8 +290,8 @@ void random_io_through_gc(Rig& r) {
   CHECK(mismatches == 0);
   CHECK(r.hw.violations_ == 0);
   CHECK(r.hw.protocol_violations_ == 0);
-  CHECK(r.fw.stats().gc_victims > 50);
-  CHECK(r.fw.stats().erases > 50);
+  CHECK(r.fw.gc().stats().victims > 50);
+  CHECK(r.fw.gc().stats().erases > 50);
   CHECK(r.fw.write_amplification() > 1.0);
   // Everything written reads back after the cache is flushed.
   r.hw.on_response = nullptr;
@@ -592,15 +592,15 @@ TEST_CASE("GC copy-back: random mixed I/O through GC moves pages inside their pl
           "[firmware][gc][copyback][stress]") {
   Rig r(copy_back_params());
   random_io_through_gc(r);  // checks data, and no copy-back across planes or dies (violations)
-  const FirmwareStats& s = r.fw.stats();
-  INFO("copy-backs " << s.gc_copy_backs << ", buffered GC reads " << s.gc_reads << ", moved sectors "
-                     << s.gc_moved_sectors);
-  CHECK(s.gc_copy_backs > 1000);
-  CHECK(r.hw.copy_backs_ == s.gc_copy_backs);
-  CHECK(s.gc_reads > 0);  // partly valid pages (4 KiB sectors in 16 KiB pages) are compacted through the buffer
-  CHECK(s.gc_moved_sectors > 0);
-  CHECK(s.gc_cleaned > 50);
-  CHECK(s.gc_clean_ps > 0);
+  const GcStats& s = r.fw.gc().stats();
+  INFO("copy-backs " << s.copy_backs << ", buffered GC reads " << s.buffered_reads << ", moved sectors "
+                     << s.moved_sectors);
+  CHECK(s.copy_backs > 1000);
+  CHECK(r.hw.copy_backs_ == s.copy_backs);
+  CHECK(s.buffered_reads > 0);  // partly valid pages (4 KiB sectors in 16 KiB pages) are compacted through the buffer
+  CHECK(s.moved_sectors > 0);
+  CHECK(s.cleaned > 50);
+  CHECK(s.clean_ps > 0);
 }
 
 TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes through the buffer",
@@ -610,5 +610,5 @@ TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes th
   random_io_through_gc(r);  // no data lost
   CHECK_FALSE(r.hw.fail_next_copy_back_);
   CHECK(fw_count(r.fw, "ftl.program_failures") == 1);
-  CHECK(r.fw.stats().gc_reads > 0);
+  CHECK(r.fw.gc().stats().buffered_reads > 0);
 }

@@ -327,8 +327,9 @@ struct PartEvents : FirmwareEvents {
 };
 
 // A firmware counter by its stats.json key ("ftl.map_cache.page_writes"), as the parts report
-// it (DeviceFirmware::visit_stats): tests need not know which part keeps it.
-inline uint64_t fw_count(const DeviceFirmware& fw, const std::string& key) {
+// it (DeviceFirmware::visit_stats, or one part's): tests need not know which part keeps it.
+template <class Part>
+uint64_t fw_count(const Part& fw, const std::string& key) {
   struct Find : StatsVisitor {
     const std::string& key;
     bool found = false;

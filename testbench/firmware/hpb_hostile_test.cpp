@@ -285,7 +285,7 @@ TEST_CASE("A hostile host: over a million forged, moved, stale, replayed and mal
   INFO("commands " << h.commands << ", blocks checked " << h.blocks_checked << ", verified " << s.verified
                    << ", forged " << s.rejected_forged << ", dirty " << s.rejected_dirty << ", not contiguous "
                    << s.rejected_not_contiguous << ", no ppn " << s.rejected_no_ppn << ", check conditions "
-                   << s.check_conditions << ", GC victims " << h.fw.stats().gc_victims);
+                   << s.check_conditions << ", GC victims " << h.fw.gc().stats().victims);
   CHECK(h.mismatches == 0);
   CHECK(h.wrong_status == 0);
   // every kind of rejection happened, and honest entries were used
@@ -294,7 +294,7 @@ TEST_CASE("A hostile host: over a million forged, moved, stale, replayed and mal
   CHECK(s.rejected_dirty > 0);
   CHECK(s.rejected_not_contiguous > 0);
   CHECK(s.check_conditions > 10'000);
-  CHECK(h.fw.stats().gc_victims > 0);
+  CHECK(h.fw.gc().stats().victims > 0);
   CHECK(h.fw.hpb()->stats().resets == 0);
 }
 

@@ -148,7 +148,7 @@ TEST_CASE("Hybrid: random writes overwrite the device, GC cleans both pools, no 
     written += n;
   }
   const FirmwareStats& s = r.fw.stats();
-  CHECK(s.gc_victims > 0);
+  CHECK(r.fw.gc().stats().victims > 0);
   CHECK(r.hw.large_erases_ > 0);              // GC of the large-page pool
   CHECK(r.hw.erases_ > r.hw.large_erases_);   // and of the small-page pool
   CHECK(s.host_page_sectors == s.host_program_sectors);  // every host piece fits its page exactly
@@ -169,7 +169,7 @@ TEST_CASE("Hybrid: sequential writes past the large pool's share spill into smal
   CHECK(bm.pool_valid(true) > cap / 3);
   CHECK(bm.pool_valid(false) > cap / 4);
   CHECK(bm.pool_valid(true) + bm.pool_valid(false) >= cap);
-  INFO("GC victims " << r.fw.stats().gc_victims << ", of them moved to the other pool " << r.fw.stats().gc_cross_pool_victims);
+  INFO("GC victims " << r.fw.gc().stats().victims << ", of them moved to the other pool " << r.fw.gc().stats().cross_pool_victims);
   r.check_reads(cap, [](uint64_t) { return uint64_t(2); });
   CHECK(r.hw.violations_ == 0);
 }
@@ -270,11 +270,10 @@ TEST_CASE("Hybrid: blocks retired by program failures shrink their pool, GC move
     const uint32_t n = 1 + uint32_t(rng() % 8);
     write(rng() % (cap * 3 / 4 - n), n);
   }
-  const FirmwareStats& s = r.fw.stats();
-  INFO("program failures " << fw_count(r.fw, "ftl.program_failures") << ", GC victims " << s.gc_victims << ", into the other pool "
-                           << s.gc_cross_pool_victims);
+  INFO("program failures " << fw_count(r.fw, "ftl.program_failures") << ", GC victims " << r.fw.gc().stats().victims << ", into the other pool "
+                           << r.fw.gc().stats().cross_pool_victims);
   CHECK(fw_count(r.fw, "ftl.program_failures") >= 10);
-  CHECK(s.gc_cross_pool_victims > 0);
+  CHECK(r.fw.gc().stats().cross_pool_victims > 0);
   r.check_reads(cap, [&](uint64_t lba) { return version[lba]; });
   CHECK(r.hw.violations_ == 0);
 }

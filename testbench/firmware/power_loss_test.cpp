@@ -152,13 +152,13 @@ void power_loss_cycles(FirmwareParams p, uint32_t cycles, FlashGeometry g = spo_
   PowerLossRig r(p, g);
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);  // 400 ms: the device is full and GC runs
-  REQUIRE(r.fw->stats().gc_victims > 0);
+  REQUIRE(r.fw->gc().stats().victims > 0);
   if (p.logical_page_kib > 4) REQUIRE(r.fw->stats().rmw_flash_sectors > 0);  // the cuts meet read-modify-writes
   uint64_t lost = 0, wrong = 0, torn = 0, gc_before_cut = 0, max_recovery_ps = 0;
   for (uint32_t c = 0; c < cycles; ++c) {
     // Cut at a random instant 1..80 ms into this power cycle's I/O.
     r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull + r.rng() % 79'000'000'000ull);
-    gc_before_cut += r.fw->stats().gc_victims;
+    gc_before_cut += r.fw->gc().stats().victims;
     const uint64_t torn_before = r.hw.torn_pages_;
     r.power_cycle();
     torn += r.hw.torn_pages_ - torn_before;
@@ -257,7 +257,7 @@ TEST_CASE("Sudden power-off with WriteBooster (SLC buffer, idle flushes) loses n
   REQUIRE(r.fw->writebooster()->slc_blocks_per_die() == 4);
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 300'000'000'000ull);  // the device is full, GC runs
-  REQUIRE(r.fw->stats().gc_victims > 0);
+  REQUIRE(r.fw->gc().stats().victims > 0);
   uint64_t lost = 0, wrong = 0, slc_writes = 0, flushed = 0, cut_in_flush = 0;
   for (uint32_t c = 0; c < 24; ++c) {
     r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull + r.rng() % 30'000'000'000ull);

@@ -64,9 +64,9 @@ WearResult hot_cold_run(const std::string& policy) {
   }
   r.mean = sum / count;
   r.stddev = std::sqrt(sum2 / count - r.mean * r.mean);
-  r.expired = fw.stats().expired_blocks;
-  r.migrations = fw.stats().wl_migrations;
-  r.rate_limited = fw.stats().wl_rate_limited;
+  r.expired = fw.gc().stats().expired_blocks;
+  r.migrations = fw.gc().stats().wl_migrations;
+  r.rate_limited = fw.gc().stats().wl_rate_limited;
   CHECK(hw.violations_ == 0);
   return r;
 }

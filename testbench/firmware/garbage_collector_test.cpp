@@ -1,0 +1,323 @@
+// The garbage collector alone on the fake platform, and its victim policies alone.
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include "fake_platform.h"
+#include "gc/garbage_collector.h"
+#include "gc/victim_policy.h"
+
+using namespace ufs;
+using namespace ufs::test;
+
+namespace {
+// One die, one plane, 8 blocks of 4 pages of 4 sectors: a block holds 16 sectors; with
+// one-page program units a victim may hold at most 12 valid ones.
+FlashGeometry geometry() {
+  FlashGeometry g;
+  g.channels = 1; g.ways_per_channel = 1; g.planes_per_die = 1; g.blocks_per_plane = 8;
+  g.pages_per_block = 4; g.page_bytes = 16384; g.bits_per_cell = 3;
+  return g;
+}
+
+// The write cache as GC sees it, in miniature: units of one page; a sealed unit whose data
+// is in is "programmed" at once into the next page of `dest` and the collector is told.
+struct Units : GcUnits {
+  struct Unit {
+    uint32_t die = 0;
+    std::vector<uint32_t> from;
+    std::vector<uint64_t> lbas;
+    uint32_t arrived = 0;
+    bool sealed = false;
+  };
+  BlockManager& blocks;
+  GarbageCollector* gc = nullptr;
+  std::map<uint64_t, uint32_t> map;  // LBA -> PPA
+  std::vector<Unit> units;
+  bool none_free = false;
+  uint32_t released = 0;
+  uint32_t dest = BlockManager::kNoBlock, dest_page = 0;
+  explicit Units(BlockManager& b) : blocks(b) {}
+
+  uint32_t gc_unit(WriteStream, bool, uint32_t die, bool) override {
+    if (none_free) return kNoUnit;
+    units.emplace_back();
+    units.back().die = die;
+    return uint32_t(units.size() - 1);
+  }
+  uint32_t gc_unit_room(uint32_t u) const override { return 4 - uint32_t(units[u].from.size()); }
+  uint64_t gc_stage(uint32_t u, uint32_t from, uint32_t n, uint32_t& pos) override {
+    pos = uint32_t(units[u].from.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      units[u].from.push_back(from + i);
+      units[u].lbas.push_back(kNoLba);
+    }
+    return uint64_t(pos) * kSectorBytes;
+  }
+  void gc_data_arrived(uint32_t u, uint32_t pos, uint32_t n, const PageOob& oob) override {
+    for (uint32_t i = 0; i < n; ++i) units[u].lbas[pos + i] = oob.lba[blocks.sector_of(units[u].from[pos + i])];
+    units[u].arrived += n;
+    program(u);
+  }
+  void gc_seal(uint32_t u) override {
+    units[u].sealed = true;
+    program(u);
+  }
+  void gc_release(uint32_t) override { ++released; }
+  bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) override {
+    auto it = map.find(lba);
+    if (it == map.end() || it->second != from) return false;
+    it->second = to;
+    blocks.mark_valid(to);
+    blocks.mark_invalid(from);
+    return true;
+  }
+  void program(uint32_t u) {
+    Unit& x = units[u];
+    if (!x.sealed || x.arrived < x.from.size()) return;
+    for (uint32_t i = 0; i < x.from.size(); ++i) gc->moved(x.lbas[i], x.from[i], blocks.ppa(dest, dest_page, i));
+    ++dest_page;
+    gc->unit_programmed(x.die, false);
+  }
+};
+
+struct Maps : MapBlockCleaner {
+  std::vector<std::pair<uint32_t, uint32_t>> asked;
+  void relocate_block(uint32_t die, uint32_t victim) override { asked.emplace_back(die, victim); }
+};
+struct Erased : GcEraseListener {
+  std::vector<uint32_t> returned, done;
+  void space_returned(uint32_t die) override { returned.push_back(die); }
+  void victim_done(uint32_t die) override { done.push_back(die); }
+};
+
+struct Rig {
+  FlashGeometry geo = geometry();
+  FakePlatform hw{geo, 64};
+  PartEvents events;
+  FirmwareParams params;
+  BlockManager blocks{geo};
+  FlashPort flash{hw, blocks, 600, false};
+  Units units{blocks};
+  Maps maps;
+  Erased erased;
+  std::unique_ptr<GarbageCollector> gc;
+  uint64_t next_lba = 0;
+
+  explicit Rig(const std::string& policy, uint32_t choices = 0) {
+    params.program_pages = 1;
+    params.gc_victim = policy;
+    params.gc_victim_choices = choices;
+    params.gc_start_free_blocks = 4;  // 8 blocks: the destination and four data blocks leave 3
+    params.gc_stop_free_blocks = 4;
+    hw.attach(&events);
+    events.port = &flash;
+    gc = std::make_unique<GarbageCollector>(hw, params, geo, blocks, flash, units, maps, erased, nullptr);
+    units.gc = gc.get();
+    units.dest = blocks.take_free_block(0);
+  }
+  // A closed block written at t_ps whose first `valid` sectors are live (LBAs numbered on).
+  uint32_t data_block(uint32_t valid, uint64_t t_ps) {
+    const uint32_t b = blocks.take_free_block(0);
+    BlockInfo& info = blocks.info(b);
+    info.state = BlockState::Closed;
+    info.next_page = geo.pages_per_block;
+    info.last_write_ps = t_ps;
+    std::vector<SectorStamp> stamps(16);
+    std::vector<PageOob> oobs(4);
+    for (uint32_t i = 0; i < 16; ++i) {
+      const uint64_t lba = next_lba++;
+      oobs[i / 4].kind = PageKind::UserData;
+      oobs[i / 4].lba[i % 4] = uint32_t(lba);
+      stamps[i] = SectorStamp{lba, 1};
+      if (i >= valid) continue;
+      const uint32_t ppa = blocks.ppa(b, i / 4, i % 4);
+      blocks.mark_valid(ppa);
+      units.map[lba] = ppa;
+    }
+    hw.preload_pages(blocks.address_of(b, 0), 4, stamps.data(), oobs.data());
+    return b;
+  }
+  uint32_t cleaned_block() const {  // the one block erased so far
+    for (uint32_t b = 0; b < blocks.block_count(); ++b)
+      if (blocks.info(b).erase_count) return b;
+    return BlockManager::kNoBlock;
+  }
+};
+
+// Picks of a policy alone over blocks holding 1, 2, 3 and 4 valid sectors, by valid count.
+std::map<uint32_t, uint32_t> pick_counts(uint32_t d, uint32_t picks, uint64_t seed) {
+  const FlashGeometry geo = geometry();
+  BlockManager blocks(geo);
+  for (uint32_t valid = 1; valid <= 4; ++valid) {
+    const uint32_t b = blocks.take_free_block(0);
+    blocks.info(b).state = BlockState::Closed;
+    for (uint32_t s = 0; s < valid; ++s) blocks.mark_valid(blocks.ppa(b, 0, s));
+  }
+  FirmwareParams params;
+  params.gc_victim_choices = d;
+  std::mt19937_64 rng(seed);
+  auto policy = make_victim_policy("randomized-greedy", VictimPolicyContext{params, geo, [&rng] { return rng(); }});
+  VictimQuery q;
+  q.max_valid = 12;
+  std::map<uint32_t, uint32_t> counts;
+  for (uint32_t i = 0; i < picks; ++i) ++counts[blocks.info(policy->pick(blocks, q)).valid];
+  return counts;
+}
+}  // namespace
+
+TEST_CASE("GC: greedy takes the block with the fewest valid sectors, moves them, erases it and gives it back",
+          "[firmware][gc]") {
+  Rig r("greedy");
+  r.data_block(10, 0);
+  const uint32_t three = r.data_block(3, 0);
+  r.data_block(7, 0);
+  r.data_block(5, 0);
+  const uint64_t first_lba = 16;  // the second block's
+  r.gc->check(0);
+  r.hw.run();
+  CHECK(r.hw.erases_ == 1);
+  CHECK(r.blocks.info(three).state == BlockState::Free);
+  CHECK(r.blocks.info(three).valid == 0);
+  CHECK(r.blocks.free_blocks(0) == 4);  // back at gc_stop_free_blocks: no second victim
+  CHECK(r.gc->stats().victims == 1);
+  CHECK(r.gc->stats().moved_sectors == 3);
+  CHECK(r.gc->stats().buffered_reads == 1);  // three sectors of one page: one read
+  CHECK(r.gc->stats().cleaned == 1);
+  CHECK(r.gc->stats().erases == 1);
+  for (uint64_t lba = first_lba; lba < first_lba + 3; ++lba) CHECK(r.blocks.block_of(r.units.map[lba]) == r.units.dest);
+  CHECK(r.erased.returned == std::vector<uint32_t>{0});
+  CHECK(r.erased.done == std::vector<uint32_t>{0});
+  CHECK(r.gc->idle());
+  CHECK(fw_count(*r.gc, "ftl.gc_victims") == 1);
+}
+
+TEST_CASE("GC: cost-benefit prefers an old fuller block to a young emptier one, greedy the other way",
+          "[firmware][gc][victim-policy]") {
+  for (const char* policy : {"cost-benefit", "greedy"}) {
+    Rig r(policy);
+    const uint32_t old_full = r.data_block(8, 0);
+    const uint32_t young = r.data_block(4, 10'000'000'000'000ull);  // 10 s later
+    r.data_block(12, 0);
+    r.data_block(12, 0);
+    r.hw.run_until(10'000'000'000'000ull);
+    r.gc->check(0);
+    r.hw.run();
+    INFO(policy);
+    CHECK(r.cleaned_block() == (policy == std::string("greedy") ? young : old_full));
+  }
+}
+
+TEST_CASE("GC: FIFO cleans the block written longest ago, whatever it holds", "[firmware][gc][victim-policy]") {
+  Rig r("fifo");
+  r.data_block(2, 5'000'000'000'000ull);
+  const uint32_t oldest = r.data_block(9, 1'000'000'000'000ull);
+  r.data_block(5, 3'000'000'000'000ull);
+  r.data_block(12, 4'000'000'000'000ull);
+  r.gc->check(0);
+  r.hw.run();
+  CHECK(r.cleaned_block() == oldest);
+  CHECK(r.gc->stats().moved_sectors == 9);
+}
+
+TEST_CASE("Randomized greedy: d distinct candidates sampled, the emptiest of them taken", "[firmware][gc][victim-policy]") {
+  // d = 2 of 4 blocks: the pairs holding the emptiest block are 3 of 6, the fullest is never taken.
+  const auto two = pick_counts(2, 6000, 7);
+  CHECK(two.count(4) == 0);
+  CHECK(two.at(1) == Approx(3000).epsilon(0.06));
+  CHECK(two.at(2) == Approx(2000).epsilon(0.06));
+  CHECK(two.at(3) == Approx(1000).epsilon(0.1));
+  // d = 1: any candidate, uniformly.
+  const auto one = pick_counts(1, 4000, 7);
+  for (uint32_t valid = 1; valid <= 4; ++valid) CHECK(one.at(valid) == Approx(1000).epsilon(0.1));
+  // d at least the candidates: plain greedy; d = 0: MQSim's log2(blocks per plane) = 3.
+  CHECK(pick_counts(4, 100, 7) == std::map<uint32_t, uint32_t>{{1, 100}});
+  const auto three = pick_counts(0, 4000, 7);
+  CHECK(three.count(4) == 0);
+  CHECK(three.at(1) == Approx(3000).epsilon(0.06));  // 3 of the 4 triples hold the emptiest
+  // The same seed, the same picks.
+  CHECK(pick_counts(2, 500, 11) == pick_counts(2, 500, 11));
+  CHECK(pick_counts(2, 500, 11) != pick_counts(2, 500, 12));
+}
+
+TEST_CASE("Randomized greedy through the collector: a sampled victim, repeatable with the platform's seed",
+          "[firmware][gc][victim-policy]") {
+  std::vector<uint32_t> cleaned;
+  for (int run = 0; run < 2; ++run) {
+    Rig r("randomized-greedy", 2);
+    r.data_block(6, 0);
+    const uint32_t fullest = r.data_block(12, 0);
+    r.data_block(3, 0);
+    r.data_block(9, 0);
+    r.gc->check(0);
+    r.hw.run();
+    CHECK(r.hw.erases_ == 1);
+    CHECK(r.cleaned_block() != fullest);  // always beaten by the other sample
+    cleaned.push_back(r.cleaned_block());
+  }
+  CHECK(cleaned[0] == cleaned[1]);
+}
+
+TEST_CASE("Victim policies: the registry names them all and the parameters refuse another",
+          "[firmware][gc][victim-policy]") {
+  for (const char* name : {"greedy", "cost-benefit", "randomized-greedy", "fifo"}) {
+    CHECK(is_victim_policy(name));
+    CHECK(victim_policy_names().find(name) != std::string::npos);
+  }
+  CHECK_FALSE(is_victim_policy("lifo"));
+  FirmwareParams p;
+  p.gc_victim = "lifo";
+  CHECK(p.validate() == "gc_victim: must be one of " + victim_policy_names() + ", not 'lifo'");
+  p.gc_victim = "fifo";
+  CHECK(p.validate().empty());
+}
+
+TEST_CASE("GC: with no unit free the die waits, and goes on once one is freed", "[firmware][gc]") {
+  Rig r("greedy");
+  r.data_block(10, 0);
+  r.data_block(3, 0);
+  r.data_block(7, 0);
+  r.data_block(5, 0);
+  r.units.none_free = true;
+  r.gc->check(0);
+  r.hw.run();
+  CHECK(r.hw.flash_ops_ == 0);
+  CHECK(r.gc->waiting_for_units() == 1);
+  CHECK_FALSE(r.gc->idle());
+  r.units.none_free = false;
+  r.gc->units_freed();
+  r.hw.run();
+  CHECK(r.gc->waiting_for_units() == 0);
+  CHECK(r.hw.erases_ == 1);
+  CHECK(r.gc->idle());
+}
+
+TEST_CASE("GC: a map block's pages go to the map writer, the block is erased once they left it", "[firmware][gc]") {
+  Rig r("greedy");
+  r.data_block(10, 0);
+  const uint32_t map_block = r.data_block(2, 0);
+  r.blocks.info(map_block).holds_map = true;
+  r.data_block(7, 0);
+  r.data_block(5, 0);
+  r.gc->check(0);
+  r.hw.run();
+  CHECK(r.maps.asked == std::vector<std::pair<uint32_t, uint32_t>>{{0, map_block}});
+  CHECK(r.hw.flash_ops_ == 0);  // no reads: the map writer moves the pages
+  for (uint32_t s = 0; s < 2; ++s) r.blocks.mark_invalid(r.blocks.ppa(map_block, 0, s));
+  r.gc->victim_may_be_empty(0);
+  r.hw.run();
+  CHECK(r.hw.erases_ == 1);
+  CHECK(r.blocks.info(map_block).state == BlockState::Free);
+}
+
+TEST_CASE("GC: no victim while held (preconditioning) or stopped (write protected)", "[firmware][gc]") {
+  Rig r("greedy");
+  for (uint32_t valid : {10u, 3u, 7u, 5u}) r.data_block(valid, 0);
+  r.gc->hold(true);
+  r.gc->check(0);
+  CHECK(r.gc->idle());
+  r.gc->hold(false);
+  r.gc->stop();
+  r.gc->check(0);
+  CHECK(r.gc->idle());
+  CHECK(r.gc->stats().victims == 0);
+}
