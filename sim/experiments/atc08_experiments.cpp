@@ -298,47 +298,99 @@ std::vector<ExperimentRow> disksim_validation(ExperimentContext& ctx) {
 //    At 256 KiB every 8 KiB write reads the other 248 KiB of its logical
 //    page and programs all 64 pages of it on one package; the rest is queueing.
 
+//
+//    What the seed says of the trace: about 300 IOPS per SSD on average (the trace spread over
+//    six SSDs), and at 4 KiB pages about zero requests queued per package. It gives no mix,
+//    sizes or burstiness: 8 KiB (SQL Server pages) and 2:1 reads are TPC-C's shape, and the
+//    first model's arrivals were Poisson. What each write costs: DiskSim's public SSD model
+//    charges a block-mapped write (its "simple" policy, ssdmodel/ssd_timing.c) one erase plus
+//    a read and a program per page copied inside the chip, about 1.5 + 64 x 0.225 = 15.9 ms on
+//    this package; the model's read-modify-write moves the rest of the logical page over the
+//    40 MB/s bus twice (about 29 ms of package time), so the per-write cost is not what is
+//    missing. Real disk traffic is bursty and self-similar, which Poisson arrivals miss
+//    (Wang et al., ICDE 2002): the second set of runs draws the same requests' arrivals from
+//    their b-model (arrival=bmodel:B), at three biases, as the TPC-C trace's own bias is not
+//    published. At 4 KiB a package is about 1% busy and stays near zero queue either way;
+//    at 256 KiB it is about a third busy, where bursts queue.
+
 std::vector<ExperimentRow> logical_page(ExperimentContext& ctx) {
   const std::vector<std::string> base = {"nand.dies_per_package=1", "nand.planes_per_die=8",
                                          "fcc.cache_program=false", "fcc.read_first=false", "firmware.write_cache_kib=2048"};
-  const std::vector<std::string> work = {
-      "--precondition-fill", "4g", "--workload",
-      "rw=randrw,rwmixread=67,bs=8k,align=8k,iodepth=64,size=4g,count=6000,fua=1,rate_iops=300,arrival=poisson,seed=7"};
+  auto work = [](const std::string& arrival) {
+    return std::vector<std::string>{
+        "--precondition-fill", "4g", "--workload",
+        "rw=randrw,rwmixread=67,bs=8k,align=8k,iodepth=64,size=4g,count=6000,fua=1,rate_iops=300,arrival=" + arrival +
+            ",seed=7"};
+  };
   struct Size {
     uint32_t kib;
     double published_us;
     const char* label;
   };
   const Size sizes[] = {{4, 200, "4 KiB logical pages"}, {256, 20000, "256 KiB logical pages"}};
+  // Arrivals: Poisson (the first model) and the b-model at three biases.
+  struct Arrival { const char* spec; const char* label; const char* run; };
+  const Arrival arrivals[] = {{"poisson", "Poisson", ""},
+                              {"bmodel:0.55", "b-model 0.55", "_b55"},
+                              {"bmodel:0.6", "b-model 0.6", "_b60"},
+                              {"bmodel:0.65", "b-model 0.65", "_b65"},
+                              {"bmodel:0.7", "b-model 0.7", "_b70"},
+                              {"bmodel:0.8", "b-model 0.8", "_b80"}};
+  constexpr int kArrivals = int(std::size(arrivals));
   std::vector<ExperimentRow> rows;
-  double mean[2] = {0, 0};
-  for (int i = 0; i < 2; ++i) {
-    std::vector<std::string> sets = base;
-    sets.push_back("firmware.logical_page_kib=" + std::to_string(sizes[i].kib));
-    ctx.submit("tpcc_like_lp" + std::to_string(sizes[i].kib), with(preset_args(sets), work),
-               [&rows, &mean, &sizes, i](const nlohmann::json& st) {
-      const double r = op_value(st, "read", "mean"), w = op_value(st, "write", "mean");
-      const double nr = op_value(st, "read", "count"), nw = op_value(st, "write", "count");
-      mean[i] = (r * nr + w * nw) / (nr + nw);
-      // The seed gives 20 ms as a lower bound ("over 20 ms"): the row passes at or above it.
-      rows.push_back({"mean I/O latency", sizes[i].label, sizes[i].published_us, mean[i], "us", i == 0 ? 0.25 : 0});
-      rows.push_back({"  reads (8 KiB)", sizes[i].label, kModelOnly, r, "us", 0});
-      rows.push_back({"  writes (8 KiB)", sizes[i].label, kModelOnly, w, "us", 0});
-      rows.push_back({"  flash sectors read per write (RMW)", sizes[i].label, kModelOnly,
-                      st.at("ftl").at("rmw_flash_sectors").get<double>() / nw, "", 0});
-      // One die per package and one operation at a time: a package is busy while its die
-      // works or its bus carries a transfer (the seed: at 256 KiB the SSD barely keeps up).
-      const auto& u = st.at("utilisation");
-      double busy = 0;
-      for (const auto& d : u.at("die_busy")) busy += d.get<double>();
-      for (const auto& c : u.at("channel_busy")) busy += c.get<double>();
-      rows.push_back({"  package busy (array + bus)", sizes[i].label, kModelOnly,
-                      100.0 * busy / double(u.at("die_busy").size()), "%", 0});
-    });
-  }
+  double mean[kArrivals][2] = {};
+  for (int a = 0; a < kArrivals; ++a)
+    for (int i = 0; i < 2; ++i) {
+      std::vector<std::string> sets = base;
+      sets.push_back("firmware.logical_page_kib=" + std::to_string(sizes[i].kib));
+      const std::string x = std::string(sizes[i].label) + ", " + arrivals[a].label;
+      ctx.submit("tpcc_like_lp" + std::to_string(sizes[i].kib) + arrivals[a].run, with(preset_args(sets), work(arrivals[a].spec)),
+                 [&rows, &mean, &sizes, i, a, x](const nlohmann::json& st) {
+        const double r = op_value(st, "read", "mean"), w = op_value(st, "write", "mean");
+        const double nr = op_value(st, "read", "count"), nw = op_value(st, "write", "count");
+        mean[a][i] = (r * nr + w * nw) / (nr + nw);
+        // The seed gives 20 ms as a lower bound ("over 20 ms"): the row passes at or above it.
+        // Bands for the first model's rows; the b-model rows are a sweep over an unpublished bias.
+        rows.push_back({"mean I/O latency", x, sizes[i].published_us, mean[a][i], "us", i == 0 && a == 0 ? 0.25 : 0});
+        rows.push_back({"  reads (8 KiB)", x, kModelOnly, r, "us", 0});
+        rows.push_back({"  writes (8 KiB)", x, kModelOnly, w, "us", 0});
+        rows.push_back({"  flash sectors read per write (RMW)", x, kModelOnly,
+                        st.at("ftl").at("rmw_flash_sectors").get<double>() / nw, "", 0});
+        // One die per package and one operation at a time: a package is busy while its die
+        // works or its bus carries a transfer (the seed: at 256 KiB the SSD barely keeps up).
+        const auto& u = st.at("utilisation");
+        double busy = 0;
+        for (const auto& d : u.at("die_busy")) busy += d.get<double>();
+        for (const auto& c : u.at("channel_busy")) busy += c.get<double>();
+        rows.push_back({"  package busy (array + bus)", x, kModelOnly,
+                        100.0 * busy / double(u.at("die_busy").size()), "%", 0});
+      });
+    }
   ctx.wait();
-  rows.push_back({"256 KiB over 20 ms", "yes=1", 1, mean[1] > 20000 ? 1.0 : 0.0, "flag", 0.01});
-  rows.push_back({"ratio 256 KiB / 4 KiB", "two orders of magnitude", 100, mean[1] / mean[0], "x", 0.5});
+  for (int a = 0; a < kArrivals; ++a) {
+    const std::string x = arrivals[a].label;
+    rows.push_back({"256 KiB over 20 ms", x + " (yes=1)", 1, mean[a][1] > 20000 ? 1.0 : 0.0, "flag", a == 0 ? 0.01 : 0});
+    rows.push_back({"ratio 256 KiB / 4 KiB", x + " (two orders of magnitude)", 100,
+                    mean[a][0] > 0 ? mean[a][1] / mean[a][0] : 0, "x", a == 0 ? 0.5 : 0});
+  }
+  // The seed's two constraints bound the trace's burstiness: at 4 KiB about 200 us (requests
+  // queue hardly at all), at 256 KiB over 20 ms. Which biases meet both?
+  std::string per_bias, meeting;
+  for (int a = 1; a < kArrivals; ++a) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s%s: %.1f ms (%.0fx; 4 KiB %.0f us)", per_bias.empty() ? "" : ", ",
+                  arrivals[a].label + 8, mean[a][1] / 1000, mean[a][0] > 0 ? mean[a][1] / mean[a][0] : 0, mean[a][0]);
+    per_bias += buf;
+    if (mean[a][1] > 20000 && std::fabs(mean[a][0] / 200.0 - 1) <= 0.25)
+      meeting += std::string(meeting.empty() ? "" : ", ") + (arrivals[a].label + 8);
+  }
+  std::printf("note: Poisson arrivals (the first model): %.1f ms at 256 KiB, %.0fx the 4 KiB case. The same requests "
+              "with b-model arrivals (Wang et al., ICDE 2002), by bias: %s. The seed publishes no bias for its TPC-C "
+              "trace; its two findings (4 KiB about 200 us, 256 KiB over 20 ms) hold together at bias %s. DiskSim's "
+              "own block-mapped write (erase + in-chip copies, ~15.9 ms) costs less than this model's "
+              "read-modify-write over the bus.\n\n",
+              mean[0][1] / 1000, mean[0][0] > 0 ? mean[0][1] / mean[0][0] : 0, per_bias.c_str(),
+              meeting.empty() ? "none of these" : meeting.c_str());
   return rows;
 }
 
@@ -478,11 +530,13 @@ std::vector<Experiment> make_atc08_experiments() {
                  "workload"},
       Experiment{"atc08-logical-page", paper,
                  "TPC-C-like load (8 KiB random, 2:1 read:write, 300 IOPS) at 4 KiB vs 256 KiB logical pages "
-                 "with unit depth: read-modify-write of block-sized logical pages",
+                 "with unit depth: read-modify-write of block-sized logical pages; Poisson arrivals and the b-model's "
+                 "bursty ones (Wang et al., ICDE 2002) at biases 0.55..0.8",
                  logical_page,
-                 "logical page",
+                 "logical page, arrivals",
                  {},
-                 "the 256 KiB logical page gives 13.3 ms, short of the published >20 ms"},
+                 "with Poisson arrivals the 256 KiB logical page gives 13.3 ms, short of the published >20 ms "
+                 "(b-model arrivals at bias 0.6-0.65 meet it)"},
       Experiment{"atc08-copyback-gc", paper,
                  "GC moving valid pages by copy-back inside their plane vs through the controller, TPC-C-like "
                  "load on a filled SSD: mean cleaning time per block (the seed: about 40% lower)",

@@ -1,8 +1,10 @@
 #include "synthetic_workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "bmodel_arrivals.h"
 #include "spec_values.h"
 #include "workload_error.h"
 
@@ -24,6 +26,14 @@ SyntheticJob::SyntheticJob(const SyntheticJobPlan& plan)
   if (plan_.range_blocks >= plan_.bs_max_blocks)
     random_slots_ = (plan_.range_blocks - plan_.bs_max_blocks) / plan_.align_blocks + 1;
   if (random_ && plan_.zipf_theta > 0) zipf_ = std::make_unique<ZipfSampler>(random_slots_, plan_.zipf_theta);
+  if (plan_.bmodel_bias > 0 && plan_.request_limit != UINT64_MAX) {
+    // The run's requests over the time the rate gives them, split down to 1 ms slots (the
+    // time unit of the b-model paper's disk traces). Its own PRNG stream: the ops, sizes and
+    // addresses stay those of the same spec with other arrivals.
+    RandomGenerator arrivals_rng(plan_.seed ^ 0xb0de1u);
+    bmodel_ps_ = bmodel_arrivals(plan_.request_limit, uint64_t(double(plan_.request_limit) * plan_.mean_interval_ps),
+                                 plan_.bmodel_bias, 1'000'000'000ull, arrivals_rng);
+  }
 }
 
 BlockOp SyntheticJob::choose_op() {
@@ -59,6 +69,7 @@ uint64_t SyntheticJob::choose_lba(uint32_t blocks) {
 }
 
 uint64_t SyntheticJob::next_arrival() {
+  if (!bmodel_ps_.empty()) return bmodel_ps_[std::min<uint64_t>(requests_done_, bmodel_ps_.size() - 1)];
   const uint64_t now = arrival_ps_;
   double gap = static_cast<double>(plan_.thinktime_ps);
   if (plan_.mean_interval_ps > 0) {
@@ -142,6 +153,7 @@ std::vector<SyntheticJobPlan> plan_synthetic_workload(const WorkloadSpec& spec, 
   base.thinktime_ps = spec.thinktime_ps;
   base.mean_interval_ps = spec.rate_iops > 0 ? 1e12 / spec.rate_iops : 0;
   base.poisson = spec.arrival == ArrivalProcess::Poisson;
+  base.bmodel_bias = spec.arrival == ArrivalProcess::BModel ? spec.bmodel_bias : 0;
   base.zipf_theta = spec.zipf_theta;
   base.fsync_every = spec.fsync_every;
 

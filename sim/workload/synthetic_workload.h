@@ -40,6 +40,7 @@ struct SyntheticJobPlan {
   uint64_t thinktime_ps = 0;
   double mean_interval_ps = 0;          // from rate_iops; 0 = none
   bool poisson = false;
+  double bmodel_bias = 0;               // > 0: b-model arrivals (bmodel_arrivals.h) over request_limit x mean interval
   double zipf_theta = 0;
   uint32_t fsync_every = 0;
 };
@@ -74,6 +75,7 @@ class SyntheticJob : public RequestSubmitter {
   uint64_t arrival_ps_ = 0;
   double arrival_frac_ps_ = 0;  // fractional picoseconds carried between arrivals
   uint64_t last_arrival_ps_ = 0;
+  std::vector<uint64_t> bmodel_ps_;  // b-model: every arrival, drawn up front
 };
 
 // Resolves the spec against the device (4 KiB blocks) and builds numjobs jobs.

@@ -131,8 +131,14 @@ WorkloadSpec parse_workload_spec(const std::string& text) {
   if (auto v = opts.take("arrival")) {
     if (*v == "uniform") spec.arrival = ArrivalProcess::Uniform;
     else if (*v == "poisson") spec.arrival = ArrivalProcess::Poisson;
-    else bad("arrival", *v, "is not uniform or poisson");
+    else if (v->rfind("bmodel:", 0) == 0) {
+      spec.arrival = ArrivalProcess::BModel;
+      spec.bmodel_bias = parse_number("arrival", std::string_view(*v).substr(7));
+      if (!(spec.bmodel_bias >= 0.5 && spec.bmodel_bias < 1)) bad("arrival", *v, "needs a b-model bias in [0.5, 1)");
+    } else bad("arrival", *v, "is not uniform, poisson or bmodel:B");
     if (spec.rate_iops == 0) throw WorkloadError("arrival: needs rate_iops");
+    if (spec.arrival == ArrivalProcess::BModel && spec.count == 0)
+      throw WorkloadError("arrival: bmodel needs count (the b-model spreads a known number of requests)");
   }
   if (auto v = opts.take("random_distribution")) {
     if (*v == "random") {

@@ -15,7 +15,9 @@
 //   fua        1 = writes carry FUA
 //   align      alignment of random offsets (default: the smallest block size)
 //   thinktime  gap between a job's arrivals in us (makes the job open loop)
-//   rate_iops  arrivals per second per job (open loop); arrival=uniform|poisson
+//   rate_iops  arrivals per second per job (open loop); arrival=uniform|poisson|bmodel:B
+//              (bmodel: bursty arrivals of Wang et al.'s b-model with bias B in [0.5, 1), over
+//              the run's count / rate_iops seconds, 1 ms slots; needs count; bmodel_arrivals.h)
 //   random_distribution  random | zipf:THETA
 //   fsync      issue a Flush after every N writes of a job (0 = never)
 // Termination: count if given; else runtime (jobs run until the host stops them);
@@ -27,7 +29,7 @@
 namespace ufs {
 
 enum class RwPattern : uint8_t { Read, Write, RandRead, RandWrite, RandRw, SeqRw, Trim, RandTrim };
-enum class ArrivalProcess : uint8_t { Uniform, Poisson };
+enum class ArrivalProcess : uint8_t { Uniform, Poisson, BModel };
 
 struct WorkloadSpec {
   RwPattern rw = RwPattern::Read;
@@ -50,6 +52,7 @@ struct WorkloadSpec {
   uint64_t thinktime_ps = 0;
   double rate_iops = 0;            // per job; 0 = closed loop
   ArrivalProcess arrival = ArrivalProcess::Uniform;
+  double bmodel_bias = 0;          // arrival=bmodel:B
   double zipf_theta = 0;           // 0 = uniform random offsets
   uint32_t fsync_every = 0;
 
