@@ -139,6 +139,11 @@ WorkloadSpec parse_workload_spec(const std::string& text) {
     if (spec.rate_iops == 0) throw WorkloadError("arrival: needs rate_iops");
     if (spec.arrival == ArrivalProcess::BModel && spec.count == 0)
       throw WorkloadError("arrival: bmodel needs count (the b-model spreads a known number of requests)");
+    // Every arrival is drawn up front (8 bytes each), over count / rate_iops seconds.
+    if (spec.arrival == ArrivalProcess::BModel && spec.count > 100'000'000)
+      throw WorkloadError("arrival: bmodel draws every arrival up front: count at most 100000000");
+    if (spec.arrival == ArrivalProcess::BModel && double(spec.count) / spec.rate_iops > 100.0 * 86400)
+      throw WorkloadError("arrival: bmodel spreads count / rate_iops seconds: at most 100 days");
   }
   if (auto v = opts.take("random_distribution")) {
     if (*v == "random") {

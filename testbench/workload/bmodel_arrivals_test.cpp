@@ -69,6 +69,10 @@ TEST_CASE("arrival=bmodel:B in a workload spec", "[workload][bmodel][spec]") {
                     "arrival: 'bmodel:1' needs a b-model bias in [0.5, 1)");
   CHECK_THROWS_WITH(parse_workload_spec("rate_iops=300,arrival=bmodel:0.7"),
                     "arrival: bmodel needs count (the b-model spreads a known number of requests)");
+  CHECK_THROWS_WITH(parse_workload_spec("count=1000000000,rate_iops=300,arrival=bmodel:0.7"),
+                    "arrival: bmodel draws every arrival up front: count at most 100000000");
+  CHECK_THROWS_WITH(parse_workload_spec("count=1000,rate_iops=0.0001,arrival=bmodel:0.7"),
+                    "arrival: bmodel spreads count / rate_iops seconds: at most 100 days");
   // A job's requests arrive at the b-model's times over count / rate seconds, with the ops and
   // addresses of the same spec at a steady rate (the b-model draws from its own stream).
   auto jobs = make_synthetic_workload(s, 1 << 20);
