@@ -8,11 +8,14 @@
 // the phone idles for `idle_between_s`. Gaps inside a session longer than `max_gap_us`
 // are cut to it (a launch is a burst; the recorded sessions have long idle periods).
 // Output: a mobile CSV (proces,device,rw_flag,sector,size,timestamp) for --workload
-// trace:mobile:PATH with the host memory model's apps named like the sessions.
+// trace:mobile:PATH with the host memory model's apps named like the sessions. The
+// launches and background counts are of emitted requests.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "workload/fs_aging.h"
 
 namespace ufs {
 
@@ -28,11 +31,24 @@ struct AppSwitchScenario {
   uint32_t max_gap_us = 2000;         // longer gaps inside a session are cut to this
   double idle_between_s = 1.0;        // phone idle after each launch
   std::string background_suffix = "-bg";
+  // File-system aging (fs_aging.h): each app's data where an aged file system would have put
+  // it; requests are cut at fragment boundaries (one request per run of consecutive blocks,
+  // whole 4 KiB blocks). Apps are placed in the order of `apps`.
+  bool aged = false;
+  FsAgingParams aging;
+  // Aged: blocks a request of at least this many bytes touches keep their recorded place (0:
+  // none do). Ji et al. found files either severely or barely fragmented, databases the
+  // most; a large request is a sequential stream through a large file (media, packed assets,
+  // written once in large extents: the barely fragmented kind). 128 KiB: Linux's default
+  // read_ahead_kb, the size a sequential read's readahead grows to.
+  uint64_t aging_keep_request_bytes = 128 << 10;
 };
 
 struct AppSwitchSummary {
   uint64_t launch_reads = 0, launch_writes = 0;  // summed over every launch
   uint64_t background_reads = 0, background_writes = 0;
+  uint64_t max_launch_reads = 0;  // most read requests in one launch (after aging's cuts)
+  uint64_t recorded_requests = 0, emitted_requests = 0;  // before and after aging's cuts
   double duration_s = 0;
 };
 
