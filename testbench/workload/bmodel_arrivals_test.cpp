@@ -48,7 +48,7 @@ TEST_CASE("b-model: the bias comes back out of the arrivals", "[workload][bmodel
   }
 }
 
-TEST_CASE("b-model: burstier than Poisson, more so with a larger bias; 0.5 is smooth", "[workload][bmodel]") {
+TEST_CASE("b-model: burstier than Poisson, more so with a larger bias, and 0.5 is smooth", "[workload][bmodel]") {
   const uint64_t span = 100000 * kMs;
   double d[3];
   int i = 0;

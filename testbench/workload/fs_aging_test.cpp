@@ -87,7 +87,7 @@ TEST_CASE("aging: kept blocks stay in place and scattered ones go around them", 
   CHECK(to.size() == 20);
 }
 
-TEST_CASE("aging: a block two apps share is placed once, by the first; same seed, same layout", "[workload][aging]") {
+TEST_CASE("aging: a block two apps share is placed once, by the first, and a seed gives one layout", "[workload][aging]") {
   AgedLayout a(params()), b(params());
   for (AgedLayout* l : {&a, &b}) {
     l->place_app("one", contiguous(1000, 3000));
