@@ -536,7 +536,7 @@ std::vector<Experiment> make_atc08_experiments() {
                  "logical page, arrivals",
                  {},
                  "with Poisson arrivals the 256 KiB logical page gives 13.3 ms, short of the published >20 ms "
-                 "(b-model arrivals at bias 0.6-0.65 meet it)"},
+                 "(b-model arrivals at bias 0.6-0.7 meet it)"},
       Experiment{"atc08-copyback-gc", paper,
                  "GC moving valid pages by copy-back inside their plane vs through the controller, TPC-C-like "
                  "load on a filled SSD: mean cleaning time per block (the seed: about 40% lower)",

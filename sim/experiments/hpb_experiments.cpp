@@ -383,9 +383,10 @@ std::vector<Experiment> make_hpb_experiments() {
                      "2016): "
                      "launch time, foreground L2P hit ratio (SRAM or HPB) and HPB READ share, apps killed (host memory model in the run)",
                      hpbvalve,
-                     "configuration",
+                     "configuration, layout",
                      {
-                         {"launch time per app", "configuration", {"launch time cod", "launch time genshin", "launch time slideshow", "launch time youcut"}, {"cod", "genshin", "slideshow", "youcut"}}
+                         {"launch time per app", "configuration, layout", {"launch time cod", "launch time genshin", "launch time slideshow", "launch time youcut"}, {"cod", "genshin", "slideshow", "youcut"}},
+                         {"L2P hit ratio per app", "configuration, layout", {"  L2P hit ratio cod", "  L2P hit ratio genshin", "  L2P hit ratio slideshow", "  L2P hit ratio youcut"}, {"cod", "genshin", "slideshow", "youcut"}}
                      }}};
 }
 
