@@ -18,7 +18,6 @@ uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
   return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
 }
 constexpr uint8_t kNoTag = 0xFF;
-constexpr uint64_t kIdleTimer = 1;
 constexpr uint32_t kMaxDataOutRequests = 8;
 
 AllocationPolicy make_policy(const FlashGeometry& g, const FirmwareParams& p) {
@@ -55,7 +54,6 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   flash_client_ = flash_.attach(*this);
   table_.set_end_listener(this);
   reads_.set_next_waiters(this);
-  gc_.set_flush_pacer(this);
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
   // slot, a large-page unit an aligned run of large_capacity() slots (the others absorbed).
   const uint32_t unit_count = params.write_cache_kib / 4 / unit_stride_;
@@ -88,7 +86,16 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     map_store_.set_miss_listener(hpb_.get());  // device control mode counts map misses
     map_store_.set_load_listener(hpb_.get());  // READ BUFFER waits for map pages
   }
-  if (wb_) wb_->register_queries(query_);
+  // Idle time: background GC first, then a WriteBooster flush (each at its own threshold).
+  idle_.add(gc_);
+  if (params.bg_map_writeback) gc_.set_idle_write_back(&map_writer_);
+  if (wb_) {
+    wb_->register_queries(query_);
+    flush_ = std::make_unique<WriteBoosterFlush>(params_, geometry, blocks_, gc_, *wb_);
+    gc_.set_flush_pacer(flush_.get());
+    gc_.set_victim_done_listener(flush_.get());
+    idle_.add(*flush_);
+  }
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -178,6 +185,7 @@ void DeviceFirmware::check_out_of_space() {
 void DeviceFirmware::enter_write_protect() {
   write_protected_ = true;
   gc_.stop();
+  if (flush_) flush_->stop();
   stats_.write_protected = 1;
   // Writes waiting for buffer space: refused (those with data in flight once it is in).
   std::deque<uint8_t> waiting;
@@ -225,11 +233,8 @@ void DeviceFirmware::refuse(uint8_t tag) {
 
 void DeviceFirmware::on_command(const HostCommand& c) {
   table_.count_command();
-  ++outstanding_;
-  gc_.set_background(false);
-  wb_idle_ = false;
-  last_activity_ps_ = hal_.now_ps();
-  latency_.start(c.tag, last_activity_ps_);
+  idle_.command_started();
+  latency_.start(c.tag, hal_.now_ps());
   hal_.charge_cycles(params_.cycles_command_decode);
   if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
   if (recovery_) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
@@ -947,89 +952,8 @@ void DeviceFirmware::space_returned(uint32_t) {
   map_writer_.retry_programs();
 }
 
-// A WriteBooster flush takes its next unit only while the device is idle (a command stops
-// it at the next unit, not the next block: an SLC block holds hundreds of TLC programs' worth)
-// or while the die runs short of free blocks (foreground GC waits for the flush's victim), and
-// keeps at most a unit per plane in flight, so the host finds the data buffer free and waits
-// at most a program for the die.
-bool DeviceFirmware::may_fill(uint32_t die, uint32_t units_in_flight) const {
-  if (units_in_flight >= geo_.planes_per_die) return false;
-  return wb_idle_ || blocks_.free_blocks(die) < params_.gc_start_free_blocks;
-}
-
-// A flushed SLC block's pages leave the buffer's fill.
-void DeviceFirmware::slc_block_erased(uint32_t block) {
-  const BlockInfo& b = blocks_.info(block);
-  wb_->add_used(-int64_t(b.next_page) * spp_);
-  wb_->count_erase(b.erase_count + 1);
-}
-
-// Background GC (the smartphone traces show most requests meet an idle device): once no
-// command has been outstanding for bg_gc_idle_us, each die cleans up to bg_gc_free_blocks
-// free blocks, one victim at a time; a new command stops it taking further victims.
-void DeviceFirmware::host_activity_ended() {
-  if (outstanding_) --outstanding_;
-  last_activity_ps_ = hal_.now_ps();
-  if (!idle_delay_ps() || outstanding_ || idle_timer_armed_) return;
-  idle_timer_armed_ = true;
-  hal_.set_timer(idle_delay_ps(), kIdleTimer);
-}
-
-uint64_t DeviceFirmware::idle_delay_ps() const {
-  const uint64_t bg = uint64_t(params_.bg_gc_idle_us) * 1000000, flush = wb_ ? wb_->flush_idle_ps() : 0;
-  return !bg ? flush : !flush ? bg : std::min(bg, flush);
-}
-
 void DeviceFirmware::on_timer(uint64_t cookie) {
-  if (cookie != kIdleTimer) return;
-  idle_timer_armed_ = false;
-  if (outstanding_ || recovery_) return;  // the next completion re-arms
-  const uint64_t quiet = hal_.now_ps() - last_activity_ps_;
-  const uint64_t bg = uint64_t(params_.bg_gc_idle_us) * 1000000, flush = wb_ ? wb_->flush_idle_ps() : 0;
-  uint64_t next = 0;  // the nearest idle threshold not reached yet
-  for (uint64_t t : {bg, flush})
-    if (t > quiet && (!next || t < next)) next = t;
-  if (next) {
-    idle_timer_armed_ = true;
-    hal_.set_timer(next - quiet, kIdleTimer);
-  }
-  if (bg && quiet >= bg && !gc_.background()) {
-    gc_.set_background(true);
-    if (params_.bg_map_writeback) map_writer_.write_back_dirty();
-    for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.check(die);
-  }
-  if (flush && quiet >= flush && !wb_idle_) {
-    wb_idle_ = true;
-    ++wb_->stats().flushes_started;
-    for (uint32_t die = 0; die < geo_.dies(); ++die) wb_flush(die);
-  }
-}
-
-// WriteBooster flush: the die's closed SLC block with the fewest valid sectors (at the
-// end also the open one, so the buffer empties) becomes a victim whose valid data GC's
-// units move into the die's TLC blocks; erase_done returns it to the buffer and calls
-// back here for the next one while the device stays idle.
-void DeviceFirmware::wb_flush(uint32_t die) {
-  if (write_protected_) return;
-  if (!wb_ || !wb_idle_ || preconditioning_ || recovery_) return;
-  if (gc_.active(die)) {
-    if (gc_.flushing(die)) gc_.resume(die);  // a flush a command paused goes on
-    return;
-  }
-  uint32_t victim = blocks_.pick_slc_victim(die);
-  for (uint32_t slot = 0; victim == BlockManager::kNoBlock && slot < geo_.planes_per_die; ++slot) {
-    uint32_t& open = blocks_.open_block(die, WriteStream::Slc, slot);  // slots > 0: plane-first only
-    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) continue;
-    victim = open;
-    open = BlockManager::kNoBlock;
-  }
-  if (victim == BlockManager::kNoBlock) {
-    wb_->set_flushing(gc_.any_flushing());
-    return;
-  }
-  gc_.start_flush(die, victim);
-  wb_->set_flushing(true);
-  gc_.resume(die);
+  if (cookie == IdleScheduler::kTimerCookie) idle_.on_timer();
 }
 
 // Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
@@ -1048,6 +972,8 @@ void DeviceFirmware::on_power_up() {
     recover_on_power_up_ = false;
     recovery_start_ps_ = hal_.now_ps();
     recovery_ = std::make_unique<RecoveryScan>(blocks_, logical_blocks_, map_store_.pages());
+    idle_.pause(true);
+    if (flush_) flush_->hold(true);
     for (uint32_t die = 0; die < geo_.dies(); ++die) issue_recovery_read(die);
   }
 }
@@ -1134,6 +1060,8 @@ void DeviceFirmware::finish_recovery() {
   stats_.recovery_torn_pages += r.torn_pages();
   stats_.recovery_ps = hal_.now_ps() - recovery_start_ps_;
   recovery_.reset();
+  idle_.pause(false);
+  if (flush_) flush_->hold(false);
   map_writer_.write_back_pages(replayed);
   for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.check(die);
 }
@@ -1153,6 +1081,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
   std::vector<PageOob> oobs(std::max(unit_pages, params_.program_pages));
   preconditioning_ = true;
   gc_.hold(true);
+  if (flush_) flush_->hold(true);
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
   // Hybrid page size: the range as one sequential write, split as the write path splits it.
   for (uint64_t lba = first_lba; hybrid_ && lba < end;) {
@@ -1247,6 +1176,7 @@ void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackd
   }
   preconditioning_ = false;
   gc_.hold(false);
+  if (flush_) flush_->hold(false);
 }
 
 }  // namespace ufs

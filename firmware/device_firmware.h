@@ -20,6 +20,8 @@
 #include "ftl/slot_allocator.h"
 #include "flash/flash_port.h"
 #include "gc/garbage_collector.h"
+#include "gc/write_booster_flush.h"
+#include "idle/idle_scheduler.h"
 #include "hal/hal.h"
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
@@ -62,7 +64,7 @@ struct FirmwareStats {
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
                        private BufferWaiters, private UnitPlacer, private ObsoleteCopyListener, private GcUnits,
-                       private GcEraseListener, private FlushPacer {
+                       private GcEraseListener {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -200,10 +202,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void recovery_read_done(uint32_t die, const FlashCompletion& c);
   void finish_recovery();
 
-  // WriteBooster: idle flush of one SLC block of the die into TLC (through GC's machinery).
-  void wb_flush(uint32_t die);
-  uint64_t idle_delay_ps() const;  // shortest enabled idle threshold (background GC, WB flush)
-
   // GcUnits: the write cache's units as the garbage collector fills them
   uint32_t gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) override;
   uint32_t gc_unit_room(uint32_t unit) const override { return units_[unit].capacity - units_[unit].assigned; }
@@ -214,12 +212,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) override;
   // GcEraseListener
   void space_returned(uint32_t die) override;
-  void victim_done(uint32_t die) override { wb_flush(die); }
-  // FlushPacer: the WriteBooster flush's pace and accounting
-  bool may_fill(uint32_t die, uint32_t units_in_flight) const override;
-  void sectors_staged(uint32_t n) override { wb_->stats().flushed_sectors += n; }
-  void block_flushed() override { ++wb_->stats().flushed_blocks; }
-  void slc_block_erased(uint32_t block) override;
 
   // HpbFtl (device_firmware_hpb.cpp)
   uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
@@ -280,14 +272,10 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::vector<uint32_t> free_fill_reads_;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
   uint32_t next_map_die_ = 0;
-  // Background GC: commands outstanding, when the last one arrived or ended, idle mode.
-  void host_activity_ended();
-  void command_ended() override { host_activity_ended(); }  // CommandEndListener
-  uint32_t outstanding_ = 0;
-  uint64_t last_activity_ps_ = 0;
-  bool idle_timer_armed_ = false;
-  bool wb_idle_ = false;             // idle long enough for a WriteBooster flush
+  void command_ended() override { idle_.command_ended(); }  // CommandEndListener
+  IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
   std::unique_ptr<WriteBooster> wb_;
+  std::unique_ptr<WriteBoosterFlush> flush_;     // null: WriteBooster off
   bool recover_on_power_up_ = false;
   std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
   uint64_t recovery_start_ps_ = 0;

@@ -20,6 +20,13 @@ class ObsoleteCopyListener {
   virtual void copy_obsolete(uint32_t entry) = 0;
 };
 
+// Idle time: every dirty map page in SRAM goes back to NAND (map/map_writer.h).
+class IdleWriteBack {
+ public:
+  virtual ~IdleWriteBack() = default;
+  virtual void write_back_dirty() = 0;
+};
+
 // GC of a map block: its live map pages are rewritten on the victim's die (map/map_writer.h).
 class MapBlockCleaner {
  public:

@@ -99,6 +99,12 @@ bool GarbageCollector::check_pool(uint32_t die, bool large) {
   return true;
 }
 
+void GarbageCollector::idle_began() {
+  background_ = true;
+  if (write_back_) write_back_->write_back_dirty();
+  for (uint32_t die = 0; die < geo_.dies(); ++die) check(die);
+}
+
 void GarbageCollector::start_flush(uint32_t die, uint32_t victim) {
   DieState& g = gc_[die];
   g = DieState{};
@@ -312,7 +318,7 @@ void GarbageCollector::erase_done(uint32_t block, FlashStatus status) {
   // Space came back: units waiting for a die go first, then maybe more GC.
   erased_.space_returned(die);
   check(die);
-  erased_.victim_done(die);
+  if (done_) done_->victim_done(die);
 }
 
 // Wear levelling's migration: a worn block just erased takes the cold data of a young one

@@ -20,6 +20,7 @@
 #include "ftl/wear_leveller.h"
 #include "gc/victim_policy.h"
 #include "hal/hal.h"
+#include "idle/idle_scheduler.h"
 #include "stats_visitor.h"
 
 namespace ufs {
@@ -67,7 +68,12 @@ class GcEraseListener {
   virtual ~GcEraseListener() = default;
   // The die has a block back: units waiting for a die go first (before GC looks again).
   virtual void space_returned(uint32_t die) = 0;
-  // The die's victim is done and GC has looked for another: a flush may take the die.
+};
+
+// The die's victim is done and GC has looked for another: a flush may take the die.
+class VictimDoneListener {
+ public:
+  virtual ~VictimDoneListener() = default;
   virtual void victim_done(uint32_t die) = 0;
 };
 
@@ -83,7 +89,7 @@ class FlushPacer {
   virtual void slc_block_erased(uint32_t block) = 0;
 };
 
-class GarbageCollector : public FlashClient, public FreeSpaceListener {
+class GarbageCollector : public FlashClient, public FreeSpaceListener, public IdleTask {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                    FlashPort& flash, GcUnits& units, MapBlockCleaner& maps, GcEraseListener& erased,
@@ -92,8 +98,13 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener {
   // Foreground (or, in idle time, background) GC on `die` when its free blocks ask for it.
   void check(uint32_t die);
   void free_space_changed(uint32_t die) override { check(die); }
-  void set_background(bool on) { background_ = on; }  // idle time: clean up to bg_gc_free_blocks
-  bool background() const { return background_; }
+  // Background GC as an idle task: after bg_gc_idle_us without commands each die cleans up to
+  // bg_gc_free_blocks (dirty map pages first go back through `write_back`, when set).
+  uint64_t idle_after_ps() const override { return uint64_t(params_.bg_gc_idle_us) * 1000000; }
+  void idle_began() override;
+  void idle_ended() override { background_ = false; }
+  void set_idle_write_back(IdleWriteBack* write_back) { write_back_ = write_back; }
+  void set_victim_done_listener(VictimDoneListener* l) { done_ = l; }
   void hold(bool on) { held_ = on; }                  // no new victims (preconditioning)
   void stop() { stopped_ = true; }                    // read-only device: nothing more is written
 
@@ -165,6 +176,8 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener {
   GcEraseListener& erased_;
   HybridPoolShares* shares_;     // hybrid page size (null: off)
   FlushPacer* pacer_ = nullptr;
+  IdleWriteBack* write_back_ = nullptr;
+  VictimDoneListener* done_ = nullptr;
   std::unique_ptr<VictimPolicy> policy_;
   WearLeveller wear_;
   GcCopyBack copy_back_;

@@ -27,7 +27,7 @@ struct MapWriterStats {
   uint64_t idle_writebacks = 0;  // dirty map pages written back in idle time (bg_map_writeback)
 };
 
-class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockCleaner {
+class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockCleaner, public IdleWriteBack {
  public:
   MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
             FlashPort& flash, MapStore& store, UnitPlacer& placer, ObsoleteCopyListener& obsolete,
@@ -37,7 +37,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   // GC of a map block on `die`: its live pages are rewritten; the block empties as they land.
   void relocate_block(uint32_t die, uint32_t victim) override;
   // Idle time: every dirty page in SRAM goes back (clean from then on).
-  void write_back_dirty();
+  void write_back_dirty() override;
   // After recovery: the pages whose newest entries are not on NAND yet.
   void write_back_pages(const std::vector<uint8_t>& pages);
   // Units that found no die with room: space came back (an erase), try again.

@@ -5,6 +5,8 @@
 #include "fake_platform.h"
 #include "gc/garbage_collector.h"
 #include "gc/victim_policy.h"
+#include "gc/write_booster_flush.h"
+#include "idle/idle_scheduler.h"
 
 using namespace ufs;
 using namespace ufs::test;
@@ -84,7 +86,7 @@ struct Maps : MapBlockCleaner {
   std::vector<std::pair<uint32_t, uint32_t>> asked;
   void relocate_block(uint32_t die, uint32_t victim) override { asked.emplace_back(die, victim); }
 };
-struct Erased : GcEraseListener {
+struct Erased : GcEraseListener, VictimDoneListener {
   std::vector<uint32_t> returned, done;
   void space_returned(uint32_t die) override { returned.push_back(die); }
   void victim_done(uint32_t die) override { done.push_back(die); }
@@ -103,7 +105,11 @@ struct Rig {
   std::unique_ptr<GarbageCollector> gc;
   uint64_t next_lba = 0;
 
-  explicit Rig(const std::string& policy, uint32_t choices = 0) {
+  std::unique_ptr<WriteBooster> wb;
+  std::unique_ptr<WriteBoosterFlush> flush;
+
+  // slc_blocks: the last blocks of the die form a WriteBooster buffer, flushed by a flush part.
+  explicit Rig(const std::string& policy, uint32_t choices = 0, uint32_t slc_blocks = 0) {
     params.program_pages = 1;
     params.gc_victim = policy;
     params.gc_victim_choices = choices;
@@ -113,18 +119,30 @@ struct Rig {
     events.port = &flash;
     gc = std::make_unique<GarbageCollector>(hw, params, geo, blocks, flash, units, maps, erased, nullptr);
     units.gc = gc.get();
+    if (slc_blocks) {
+      blocks.reserve_slc(slc_blocks);
+      params.writebooster.enabled = true;
+      params.writebooster.idle_flush_us = 5;
+      wb = std::make_unique<WriteBooster>(params.writebooster, geo);
+      flush = std::make_unique<WriteBoosterFlush>(params, geo, blocks, *gc, *wb);
+      gc->set_flush_pacer(flush.get());
+      gc->set_victim_done_listener(flush.get());
+    } else {
+      gc->set_victim_done_listener(&erased);
+    }
     units.dest = blocks.take_free_block(0);
   }
   // A closed block written at t_ps whose first `valid` sectors are live (LBAs numbered on).
-  uint32_t data_block(uint32_t valid, uint64_t t_ps) {
-    const uint32_t b = blocks.take_free_block(0);
+  uint32_t data_block(uint32_t valid, uint64_t t_ps, bool slc = false) {
+    const uint32_t b = slc ? blocks.take_free_slc_block(0) : blocks.take_free_block(0);
     BlockInfo& info = blocks.info(b);
     info.state = BlockState::Closed;
-    info.next_page = geo.pages_per_block;
+    info.next_page = blocks.pages_in_block(b);
+    if (slc) wb->add_used(int64_t(info.next_page) * 4);  // as placement counts the buffer's fill
     info.last_write_ps = t_ps;
     std::vector<SectorStamp> stamps(16);
     std::vector<PageOob> oobs(4);
-    for (uint32_t i = 0; i < 16; ++i) {
+    for (uint32_t i = 0; i < 4 * blocks.pages_in_block(b); ++i) {
       const uint64_t lba = next_lba++;
       oobs[i / 4].kind = PageKind::UserData;
       oobs[i / 4].lba[i % 4] = uint32_t(lba);
@@ -134,7 +152,7 @@ struct Rig {
       blocks.mark_valid(ppa);
       units.map[lba] = ppa;
     }
-    hw.preload_pages(blocks.address_of(b, 0), 4, stamps.data(), oobs.data());
+    hw.preload_pages(blocks.address_of(b, 0), blocks.pages_in_block(b), stamps.data(), oobs.data());
     return b;
   }
   uint32_t cleaned_block() const {  // the one block erased so far
@@ -320,4 +338,101 @@ TEST_CASE("GC: no victim while held (preconditioning) or stopped (write protecte
   r.gc->check(0);
   CHECK(r.gc->idle());
   CHECK(r.gc->stats().victims == 0);
+}
+
+TEST_CASE("WriteBooster flush: in idle time the SLC block goes through the collector into TLC and back to the buffer",
+          "[firmware][gc][writebooster-flush]") {
+  Rig r("greedy", 0, 2);  // blocks 6 and 7: SLC, one page each (4-page TLC blocks, 3 bits per cell)
+  const uint32_t slc = r.data_block(3, 0, true);
+  CHECK(r.blocks.info(slc).slc);
+  CHECK(r.wb->used_sectors() == 4);
+  r.flush->flush(0);  // not idle: nothing
+  r.hw.run();
+  CHECK(r.gc->idle());
+  CHECK(r.flush->idle_after_ps() == 5'000'000);
+  r.flush->idle_began();
+  CHECK(r.gc->flushing(0));
+  r.hw.run();
+  CHECK(r.hw.erases_ == 1);
+  CHECK(r.blocks.info(slc).state == BlockState::Free);
+  CHECK(r.blocks.free_slc_blocks(0) == 2);
+  CHECK(r.wb->used_sectors() == 0);
+  CHECK(r.wb->stats().flushes_started == 1);
+  CHECK(r.wb->stats().flushed_blocks == 1);
+  CHECK(r.wb->stats().flushed_sectors == 3);
+  CHECK(r.gc->stats().victims == 0);  // a flush is no GC victim
+  CHECK(r.gc->idle());
+  for (uint64_t lba = 0; lba < 3; ++lba) CHECK(r.blocks.block_of(r.units.map[lba]) == r.units.dest);
+}
+
+TEST_CASE("WriteBooster flush: a unit at a time per plane, only idle or short of free blocks",
+          "[firmware][gc][writebooster-flush]") {
+  Rig r("greedy", 0, 2);
+  CHECK_FALSE(r.flush->may_fill(0, 0));  // busy, five free blocks (start below 4)
+  r.flush->idle_began();
+  CHECK(r.flush->may_fill(0, 0));
+  CHECK_FALSE(r.flush->may_fill(0, 1));  // one plane: one unit in flight
+  r.flush->idle_ended();
+  CHECK_FALSE(r.flush->may_fill(0, 0));
+  r.blocks.take_free_block(0);
+  r.blocks.take_free_block(0);
+  CHECK(r.flush->may_fill(0, 0));        // three free blocks: foreground GC waits for the flush
+  r.flush->stop();
+  r.flush->idle_began();
+  r.data_block(2, 0, true);
+  r.flush->flush(0);
+  CHECK(r.gc->idle());                   // stopped (read-only): no flush
+}
+
+namespace {
+struct Task : IdleTask {
+  uint64_t after;
+  FakePlatform& hw;
+  std::vector<uint64_t> began;
+  uint32_t ended = 0;
+  Task(uint64_t a, FakePlatform& h) : after(a), hw(h) {}
+  uint64_t idle_after_ps() const override { return after; }
+  void idle_began() override { began.push_back(hw.now_ps()); }
+  void idle_ended() override { ++ended; }
+};
+}  // namespace
+
+TEST_CASE("Idle scheduler: each task once its quiet time passed, a command ends them, one timer",
+          "[firmware][idle]") {
+  FakePlatform hw(geometry(), 64);
+  PartEvents events;
+  IdleScheduler idle(hw);
+  events.timer = [&](uint64_t cookie) { if (cookie == IdleScheduler::kTimerCookie) idle.on_timer(); };
+  hw.attach(&events);
+  const uint64_t ms = 1'000'000'000;
+  Task slow(5 * ms, hw), fast(2 * ms, hw), never(0, hw);
+  idle.add(slow);
+  idle.add(fast);
+  idle.add(never);
+  idle.command_started();
+  CHECK(slow.ended == 1);
+  idle.command_ended();
+  hw.run_until(6 * ms);
+  CHECK(fast.began == std::vector<uint64_t>{2 * ms});
+  CHECK(slow.began == std::vector<uint64_t>{5 * ms});
+  CHECK(never.began.empty());
+  // Two commands: the first one's end arms nothing, the second's does.
+  idle.command_started();
+  idle.command_started();
+  hw.run_until(7 * ms);
+  idle.command_ended();
+  hw.run_until(20 * ms);
+  CHECK(fast.began.size() == 1);
+  idle.command_ended();
+  hw.run_until(30 * ms);
+  CHECK(fast.began == std::vector<uint64_t>{2 * ms, 22 * ms});
+  CHECK(slow.began == std::vector<uint64_t>{5 * ms, 25 * ms});
+  CHECK(idle.outstanding() == 0);
+  // Paused (power-loss recovery): the timer starts nothing.
+  idle.command_started();
+  idle.command_ended();
+  idle.pause(true);
+  hw.run_until(40 * ms);
+  CHECK(fast.began.size() == 2);
+  CHECK(slow.began.size() == 2);
 }

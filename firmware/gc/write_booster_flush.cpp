@@ -1,0 +1,55 @@
+#include "gc/write_booster_flush.h"
+
+namespace ufs {
+
+WriteBoosterFlush::WriteBoosterFlush(const FirmwareParams& params, const FlashGeometry& geometry,
+                                     BlockManager& blocks, GarbageCollector& gc, WriteBooster& wb)
+    : params_(params), dies_(geometry.dies()), planes_per_die_(geometry.planes_per_die), blocks_(blocks), gc_(gc),
+      wb_(wb) {}
+
+void WriteBoosterFlush::idle_began() {
+  idle_ = true;
+  ++wb_.stats().flushes_started;
+  for (uint32_t die = 0; die < dies_; ++die) flush(die);
+}
+
+void WriteBoosterFlush::flush(uint32_t die) {
+  if (stopped_ || !idle_ || held_) return;
+  if (gc_.active(die)) {
+    if (gc_.flushing(die)) gc_.resume(die);  // a flush a command paused goes on
+    return;
+  }
+  uint32_t victim = blocks_.pick_slc_victim(die);
+  for (uint32_t slot = 0; victim == BlockManager::kNoBlock && slot < planes_per_die_; ++slot) {
+    uint32_t& open = blocks_.open_block(die, WriteStream::Slc, slot);  // slots > 0: plane-first only
+    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) continue;
+    victim = open;
+    open = BlockManager::kNoBlock;
+  }
+  if (victim == BlockManager::kNoBlock) {
+    wb_.set_flushing(gc_.any_flushing());
+    return;
+  }
+  gc_.start_flush(die, victim);
+  wb_.set_flushing(true);
+  gc_.resume(die);
+}
+
+// A flush takes its next unit only while the device is idle (a command stops it at the next
+// unit, not the next block: an SLC block holds hundreds of TLC programs' worth) or while the
+// die runs short of free blocks (foreground GC waits for the flush's victim), and keeps at
+// most a unit per plane in flight, so the host finds the data buffer free and waits at most
+// a program for the die.
+bool WriteBoosterFlush::may_fill(uint32_t die, uint32_t units_in_flight) const {
+  if (units_in_flight >= planes_per_die_) return false;
+  return idle_ || blocks_.free_blocks(die) < params_.gc_start_free_blocks;
+}
+
+// A flushed SLC block's pages leave the buffer's fill.
+void WriteBoosterFlush::slc_block_erased(uint32_t block) {
+  const BlockInfo& b = blocks_.info(block);
+  wb_.add_used(-int64_t(b.next_page) * blocks_.geometry().sectors_per_page());
+  wb_.count_erase(b.erase_count + 1);
+}
+
+}  // namespace ufs
