@@ -1,6 +1,7 @@
 #include "platform/simulation.h"
 #include <sys/resource.h>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <algorithm>
 #include <memory>
@@ -70,9 +71,12 @@ class RunController : public sc_core::sc_module {
     platform_.firmware().reset_latency_split();
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);
+    EventWheel& wheel = platform_.wheel;
     if (spo_ps_) {
       // Sudden power-off at that instant, whatever is in flight: nothing completes after it.
-      wait(sc_core::sc_time(double(spo_ps_), sc_core::SC_PS));
+      const sc_core::sc_time spo(double(spo_ps_), sc_core::SC_PS);
+      wheel.kernel_timeout(sc_core::sc_time_stamp() + spo);  // shares the kernel's timed queue
+      wait(spo);
       power_cut_ps = sc_core::sc_time_stamp().value();
       torn_pages = platform_.fcc.power_cut();
       finished = true;
@@ -81,7 +85,10 @@ class RunController : public sc_core::sc_module {
     }
     if (runtime_ps_) {
       // Stop issuing at the runtime; what is in flight completes.
-      wait(sc_core::sc_time(double(runtime_ps_), sc_core::SC_PS), host.done_event());
+      const sc_core::sc_time runtime(double(runtime_ps_), sc_core::SC_PS);
+      const uint32_t timeout = wheel.kernel_timeout(sc_core::sc_time_stamp() + runtime);
+      wait(runtime, host.done_event());
+      if (!sc_core::timed_out()) wheel.cancel_kernel_timeout(timeout);  // the kernel cancelled it
       *deadline_passed_ = true;
     }
     while (!host.done()) wait(host.done_event());
@@ -242,6 +249,9 @@ RunResult run_simulation(const RunOptions& o) {
 
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   auto platform = std::make_unique<UfsPlatform>("ufs", config);
+  // Every model reads sim_now() and notifies the controller through the wheel, so the wheel
+  // may run ahead of the kernel (UFS_NO_RUN_AHEAD=1 keeps it in step, for comparisons).
+  platform->wheel.set_run_ahead(!std::getenv("UFS_NO_RUN_AHEAD"));
   const uint64_t capacity = platform->firmware().logical_blocks();
 
   if (o.precondition_fill_bytes) {

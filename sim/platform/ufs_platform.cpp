@@ -32,6 +32,7 @@ constexpr unsigned kCryptoPort = 2;
 
 UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& config)
     : sc_core::sc_module(name),
+      wheel("wheel"),
       host("host", config.host),
       link("link", config.link),
       hostif("hostif", config.hostif),
@@ -78,6 +79,11 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   }
   hostif.set_listener(&cpu);
   fcc.set_listener(&cpu);
+  host.attach(&wheel);
+  hostif.attach(&wheel);
+  cpu.attach(&wheel);
+  fcc.attach(&wheel);
+  crypto.attach(&wheel);
 }
 
 void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<std::string> stream_names) {

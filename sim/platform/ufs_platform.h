@@ -25,6 +25,9 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
  public:
   UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& config);
 
+  // Every model's wake-ups go through one event wheel (common/event_wheel.h); the ufs-sim
+  // program lets it run ahead of the kernel (wheel.set_run_ahead(true)).
+  EventWheel wheel;
   HostDriver host;
   UniproLink link;
   HostInterface hostif;

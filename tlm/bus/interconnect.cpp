@@ -1,4 +1,5 @@
 #include "bus/interconnect.h"
+#include "common/sim_time.h"
 
 namespace ufs {
 
@@ -21,7 +22,7 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay
   for (const Route& r : routes_)
     if (a >= r.base && a - r.base < r.size) { route = &r; break; }
   if (!route) { gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   const uint64_t beats = (gp.get_data_length() + params_.width_bytes - 1) / params_.width_bytes;
   const sc_time busy = cycle_ * double(params_.arbitration_cycles + beats);
   const sc_time start = ports_[route->port].reserve(now + delay, busy);

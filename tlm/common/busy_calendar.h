@@ -29,7 +29,11 @@ class BusyCalendar {
   struct Interval {
     sc_core::sc_time start, end;
   };
-  std::vector<Interval> booked_;  // sorted, disjoint, all ending after the last prune
+  // Sorted, disjoint; booked_[head_..] all end after the last prune. Intervals that are
+  // over are skipped by moving head_, and compacted away only now and then (no erase
+  // from the front of the vector per booking).
+  std::vector<Interval> booked_;
+  size_t head_ = 0;
   sc_core::sc_time busy_;
 };
 

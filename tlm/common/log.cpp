@@ -1,4 +1,5 @@
 #include "common/log.h"
+#include "common/sim_time.h"
 
 #include <systemc>
 #include <cstdio>
@@ -18,7 +19,7 @@ std::ostream* sink = nullptr;
 
 void write(LogLevel level, const char* hierarchy, const std::string& message) {
   // Simulated time in microseconds with nanosecond digits (the kernel counts picoseconds).
-  const double us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+  const double us = sim_now().to_seconds() * 1e6;
   char head[96];
   std::snprintf(head, sizeof head, "[%s %.3fus %s] ", log_level_name(level), us, hierarchy ? hierarchy : "ufs");
   std::ostream& out = sink ? *sink : std::cerr;

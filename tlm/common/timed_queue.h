@@ -1,5 +1,5 @@
 // A time-ordered queue of items delivered to a handler at their due time, with
-// a single sc_event behind it. Models use it instead of one thread or event per
+// a single wake-up behind it (its own sc_event, or the platform's EventWheel once attached). Models use it instead of one thread or event per
 // outstanding item: an idle queue costs nothing, a busy one one wake-up per due time.
 // Items live in a slab and the heap orders small (time, seq, index) records, so
 // large items are not moved around by the heap.
@@ -9,6 +9,8 @@
 #include <functional>
 #include <queue>
 #include <vector>
+#include "common/event_wheel.h"
+#include "common/sim_time.h"
 
 namespace ufs {
 
@@ -18,16 +20,14 @@ class TimedQueue : public sc_core::sc_module {
   using Handler = std::function<void(T&)>;
 
   TimedQueue(sc_core::sc_module_name name, Handler handler)
-      : sc_core::sc_module(name), handler_(std::move(handler)) {
-    SC_METHOD(dispatch);
-    sensitive << wake_;
-    dont_initialize();
-  }
-  SC_HAS_PROCESS(TimedQueue);
+      : sc_core::sc_module(name), handler_(std::move(handler)), wake_("wake", [this] { dispatch(); }) {}
+
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel) { wake_.attach(wheel); }
 
   // Deliver item at absolute simulated time `at` (not before now).
   void push(const sc_core::sc_time& at, T item) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time due = at < now ? now : at;
     uint32_t index;
     if (free_.empty()) {
@@ -62,7 +62,7 @@ class TimedQueue : public sc_core::sc_module {
     wake_.notify(due - now);
   }
   void dispatch() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     armed_ = false;
     dispatching_ = true;
     while (!heap_.empty() && heap_.top().at <= now) {
@@ -77,7 +77,7 @@ class TimedQueue : public sc_core::sc_module {
   }
 
   Handler handler_;
-  sc_core::sc_event wake_;
+  TimedWake wake_;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
   std::vector<T> items_;
   std::vector<uint32_t> free_;

@@ -1,4 +1,5 @@
 #include "common/trace_recorder.h"
+#include "common/sim_time.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -227,7 +228,7 @@ void TraceRecorder::change(int signal, uint64_t at, int64_t delta) {
   }
   pending_.push_back(Change{at, uint32_t(signal), int32_t(delta)});
   if (pending_.size() >= flush_at_) {
-    flush(ps(sc_core::sc_time_stamp()));
+    flush(ps(sim_now()));
     // Changes booked far ahead stay buffered: do not sort them again at every call.
     flush_at_ = std::max(kFlushAt, 2 * pending_.size());
   }
@@ -305,7 +306,7 @@ std::vector<std::string> TraceRecorder::finish() {
     json_ = nullptr;
   }
   if (vcd_) {
-    const uint64_t now = ps(sc_core::sc_time_stamp());
+    const uint64_t now = ps(sim_now());
     const uint64_t end = std::min(options_.window_to_ps, std::max(now, last_time_));
     if (end > options_.window_from_ps) vcd_->time(end);  // so viewers show the whole run
     if (!vcd_->close()) problems.push_back("waves " + vcd_path_ + ": write failed");

@@ -1,4 +1,5 @@
 #include "cpu/firmware_cpu.h"
+#include "common/sim_time.h"
 #include "common/trace_recorder.h"
 
 namespace ufs {
@@ -26,12 +27,12 @@ void FirmwareCpu::attach(FirmwareEvents* firmware, HostInterface* hostif, FlashC
 void FirmwareCpu::power_on() {
   Event e;
   e.kind = EventKind::PowerUp;
-  queue_.push(sc_core::sc_time_stamp(), e);
+  queue_.push(sim_now(), e);
 }
 
 // Run one event's handler on the core: it starts when the core is free.
 void FirmwareCpu::dispatch(Event& e) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   const sc_time start = busy_until_ > now ? busy_until_ : now;
   clock_ = start;
   in_handler_ = true;
@@ -65,7 +66,7 @@ void FirmwareCpu::enqueue(const sc_time& at, Event& e) {
 // An interrupt raised now: an idle core with nothing older waiting takes it at once
 // (the same time it would get from the queue, without a kernel wake-up); otherwise it queues.
 void FirmwareCpu::post_now(Event& e) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   if (!in_handler_ && busy_until_ <= now && !queue_.due_by(now)) dispatch(e);
   else enqueue(now, e);
 }
@@ -104,7 +105,7 @@ void FirmwareCpu::bus_access(tlm::tlm_command cmd, uint64_t address, void* data,
   bus->b_transport(gp_, d);
   if (gp_.is_response_error())
     SC_REPORT_ERROR(name(), ("bus error at address " + std::to_string(address)).c_str());
-  clock_ = sc_core::sc_time_stamp() + d;  // the core waits for its load/store
+  clock_ = sim_now() + d;  // the core waits for its load/store
 }
 
 void FirmwareCpu::copy_buffer(uint64_t dst, uint64_t src, uint32_t bytes) {

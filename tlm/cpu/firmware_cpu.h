@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 #include "common/timed_queue.h"
+#include "common/sim_time.h"
 #include "cpu/cpu_params.h"
 #include "crypto/hpb_crypto_engine.h"
 #include "fcc/flash_controller.h"
@@ -33,6 +34,8 @@ class FirmwareCpu : public sc_core::sc_module,
   FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params);
   void attach(FirmwareEvents* firmware, HostInterface* hostif, FlashController* fcc, HpbCryptoEngine* crypto);
   SC_HAS_PROCESS(FirmwareCpu);
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel) { queue_.attach(wheel); }
   // Observability (nullptr = off): a timeline slice per firmware step (event handler) with
   // its command tag, a busy wire and L2P SRAM lookup/update counters; `sampler` runs after
   // every step with the step's end time (the platform samples firmware statistics there).
@@ -89,7 +92,7 @@ class FirmwareCpu : public sc_core::sc_module,
   void enqueue(const sc_core::sc_time& at, Event& e);
   void dispatch(Event& e);
   void drain_crypto_fifo();
-  sc_core::sc_time delay() const { return clock_ - sc_core::sc_time_stamp(); }
+  sc_core::sc_time delay() const { return clock_ - sim_now(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
 
   CpuParams params_;

@@ -1,4 +1,5 @@
 #include "crypto/hpb_crypto_engine.h"
+#include "common/sim_time.h"
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -11,7 +12,11 @@ using sc_core::SC_PS;
 namespace reg = hpb_crypto_reg;
 
 HpbCryptoEngine::HpbCryptoEngine(sc_core::sc_module_name name, const HpbCryptoParams& params)
-    : sc_core::sc_module(name), regs("regs"), params_(params) {
+    : sc_core::sc_module(name),
+      regs("regs"),
+      params_(params),
+      batch_event_("batch", [this] { run_batch(); }),
+      deliver_event_("deliver", [this] { deliver(); }) {
   const std::string error = params_.validate();
   if (!error.empty()) throw std::invalid_argument(std::string(this->name()) + ": " + error);
   period_ps_ = params_.period_ps();
@@ -19,12 +24,6 @@ HpbCryptoEngine::HpbCryptoEngine(sc_core::sc_module_name name, const HpbCryptoPa
   regs.register_b_transport(this, &HpbCryptoEngine::b_transport);
   regs.register_transport_dbg(this, &HpbCryptoEngine::transport_dbg);
 
-  SC_METHOD(run_batch);
-  sensitive << batch_event_;
-  dont_initialize();
-  SC_METHOD(deliver);
-  sensitive << deliver_event_;
-  dont_initialize();
 
   if (!params_.waves_file.empty() &&
       !enable_waves(params_.waves_file, sc_time(params_.waves_from_us, sc_core::SC_US),
@@ -38,14 +37,18 @@ HpbCryptoEngine::~HpbCryptoEngine() { core_->close_waves(); }
 sc_time HpbCryptoEngine::clock_period() const { return sc_time(double(period_ps_), SC_PS); }
 
 uint64_t HpbCryptoEngine::to_ps(const sc_time& t) const {
-  // Exact integer conversion from the kernel's time resolution (1 ps by default).
-  const double resolution_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
-  if (resolution_ps >= 1.0) return uint64_t(t.value()) * uint64_t(std::llround(resolution_ps));
-  return uint64_t(t.value()) / uint64_t(std::llround(1.0 / resolution_ps));
+  // Exact integer conversion from the kernel's time resolution (1 ps by default), worked
+  // out once: the resolution is fixed before the first sc_time exists.
+  if (!ps_mul_) {
+    const double resolution_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
+    if (resolution_ps >= 1.0) ps_mul_ = uint64_t(std::llround(resolution_ps)), ps_div_ = 1;
+    else ps_mul_ = 1, ps_div_ = uint64_t(std::llround(1.0 / resolution_ps));
+  }
+  return ps_div_ == 1 ? uint64_t(t.value()) * ps_mul_ : uint64_t(t.value()) / ps_div_;
 }
 
 void HpbCryptoEngine::submit(const HpbCryptoJob& job, const sc_time& delay) {
-  pending_.push_back(Pending{job, to_ps(sc_core::sc_time_stamp() + delay)});
+  pending_.push_back(Pending{job, to_ps(sim_now() + delay)});
   batch_event_.notify(sc_core::SC_ZERO_TIME);  // collect this delta's jobs into one batch
 }
 
@@ -61,13 +64,13 @@ void HpbCryptoEngine::run_batch() {
 
 void HpbCryptoEngine::schedule_delivery() {
   if (completions_.empty()) return;
-  const uint64_t now = to_ps(sc_core::sc_time_stamp());
+  const uint64_t now = to_ps(sim_now());
   const uint64_t due = completions_.front().done_ps;
   deliver_event_.notify(due > now ? sc_time(double(due - now), SC_PS) : sc_core::SC_ZERO_TIME);
 }
 
 void HpbCryptoEngine::deliver() {
-  const uint64_t now = to_ps(sc_core::sc_time_stamp());
+  const uint64_t now = to_ps(sim_now());
   while (!completions_.empty() && completions_.front().done_ps <= now) {
     const HpbCryptoResult result = completions_.front().result;
     completions_.pop_front();
@@ -83,7 +86,7 @@ void HpbCryptoEngine::deliver() {
 
 sc_time HpbCryptoEngine::write_register(uint32_t offset, uint32_t value, const sc_time& delay) {
   run_batch();  // jobs submitted before this access reach the unit first
-  core_->write_reg(offset, value, edge_at_or_after(to_ps(sc_core::sc_time_stamp() + delay)));
+  core_->write_reg(offset, value, edge_at_or_after(to_ps(sim_now() + delay)));
   return clock_period() * double(params_.reg_access_cycles);
 }
 

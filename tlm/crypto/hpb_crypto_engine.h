@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "common/event_wheel.h"
 #include "crypto/aes128.h"
 #include "crypto/hpb_crypto_core.h"
 #include "crypto/hpb_crypto_params.h"
@@ -44,6 +45,11 @@ class HpbCryptoEngine : public sc_core::sc_module {
   SC_HAS_PROCESS(HpbCryptoEngine);
 
   void set_listener(HpbCryptoListener* listener) { listener_ = listener; }
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel) {
+    batch_event_.attach(wheel);
+    deliver_event_.attach(wheel);
+  }
   // The job arrives at now + delay; jobs are served FIFO in submission order.
   void submit(const HpbCryptoJob& job, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
 
@@ -98,12 +104,13 @@ class HpbCryptoEngine : public sc_core::sc_module {
 
   HpbCryptoParams params_;
   uint64_t period_ps_;
+  mutable uint64_t ps_mul_ = 0, ps_div_ = 0;  // to_ps: kernel time units -> ps
   std::unique_ptr<HpbCryptoCore> core_;
   HpbCryptoListener* listener_ = nullptr;
   std::vector<Pending> pending_;
   std::deque<Completion> completions_;
-  sc_core::sc_event batch_event_;
-  sc_core::sc_event deliver_event_;
+  TimedWake batch_event_;
+  TimedWake deliver_event_;
   uint64_t signed_ = 0, verified_ = 0, verify_failures_ = 0, errors_ = 0, busy_cycles_ = 0;
 };
 

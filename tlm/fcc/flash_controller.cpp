@@ -1,4 +1,5 @@
 #include "fcc/flash_controller.h"
+#include "common/sim_time.h"
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -8,7 +9,6 @@
 namespace ufs {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
@@ -150,7 +150,7 @@ void FlashController::trace_array_slice(uint32_t die, const char* variant) {
       .add("block", lead.op.address.block)
       .add("page", lead.op.address.page)
       .add("cookie", lead.op.cookie);
-  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][v], d.trace_start, sc_time_stamp(), a);
+  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][v], d.trace_start, sim_now(), a);
 }
 
 void FlashController::submit(const FlashOp& op, const sc_time& delay, int trace_tag) {
@@ -162,7 +162,7 @@ void FlashController::submit(const FlashOp& op, const sc_time& delay, int trace_
   const uint32_t s = alloc_slot();
   OpSlot& slot = *slots_[s];
   slot.op = op;
-  slot.arrival = sc_time_stamp() + delay;
+  slot.arrival = sim_now() + delay;
   slot.seq = seq_++;
   slot.status = FlashStatus::Ok;
   slot.trace_tag = trace_tag;
@@ -254,7 +254,7 @@ void FlashController::pick_group(DieState& d, const sc_time& at) {
 void FlashController::dispatch(uint32_t die) {
   DieState& d = dies_[die];
   if (!d.active.empty()) return;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   sc_time at = later(now, d.free_at);
   pick_group(d, at);
   if (d.active.empty()) {
@@ -355,7 +355,7 @@ void FlashController::start_read(uint32_t die, const sc_time& start) {
 void FlashController::array_done(uint32_t die) {
   DieState& d = dies_[die];
   FlashChannel& ch = channels_[d.channel];
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   if (trace_) trace_array_slice(die, nullptr);
   // Cache read: the page moves to the cache register, the array is free for the next read.
   const sc_time data_ready = params_.cache_read ? now + t_cache_ : now;
@@ -461,7 +461,7 @@ void FlashController::try_cache_program(uint32_t die) {
   DieState& d = dies_[die];
   if (!params_.cache_program || !d.cached.empty() || d.active.empty() || !d.suspended.empty()) return;
   if (slots_[d.active[0]]->op.opcode != FlashOpcode::Program) return;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   long best = -1;
   for (size_t i = 0; i < d.queue.size(); ++i) {
     const OpSlot& c = *slots_[d.queue[i]];
@@ -497,7 +497,7 @@ void FlashController::start_cached_program(uint32_t die) {
   d.cached.clear();
   const OpSlot& slot = *slots_[d.active[0]];
   const sc_time t_prog = d.nand->program_time(slot.op.address, std::max(1u, slot.op.page_count), slot.op.slc);
-  d.array_start = program_slot(die, later(sc_time_stamp(), d.cached_ready), t_prog);
+  d.array_start = program_slot(die, later(sim_now(), d.cached_ready), t_prog);
   d.array_end = d.array_start + t_prog;
   d.free_at = d.array_end;
   d.array_busy += t_prog;
@@ -571,7 +571,7 @@ void FlashController::start_copy_back(uint32_t die, const sc_time& start) {
 sc_time FlashController::program_slot(uint32_t die, const sc_time& earliest, const sc_time& length) {
   const uint32_t limit = params_.max_concurrent_programs;
   if (limit == 0) return earliest;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   program_windows_.erase(std::remove_if(program_windows_.begin(), program_windows_.end(),
                                         [&](const ProgramWindow& w) { return w.end <= now; }),
                          program_windows_.end());
@@ -612,7 +612,7 @@ void FlashController::end_program_slot(uint32_t die, const sc_time& at) {
 }
 
 uint64_t FlashController::power_cut() {
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   uint64_t torn = 0;
   program_windows_.clear();
   for (DieState& d : dies_) {
@@ -656,7 +656,7 @@ void FlashController::finish(uint32_t die) {
   }
   finishing_.assign(d.active.begin(), d.active.end());
   d.active.clear();
-  d.free_at = later(d.free_at, sc_time_stamp());
+  d.free_at = later(d.free_at, sim_now());
   if (!d.cached.empty()) start_cached_program(die);
   // Completions first, so ops the firmware submits from them compete for the die.
   for (uint32_t s : finishing_) complete(s);
@@ -668,7 +668,7 @@ void FlashController::finish(uint32_t die) {
 bool FlashController::try_suspend(uint32_t die) {
   DieState& d = dies_[die];
   if (!params_.suspend_for_read || !d.suspended.empty() || d.active.empty()) return false;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   if (!is_array_op(slots_[d.active[0]]->op.opcode) || now < d.array_start || now >= d.array_end)
     return false;
   // Set the program/erase aside with the array time it still needs; its Finish is void.
@@ -701,7 +701,7 @@ void FlashController::resume(uint32_t die) {
   DieState& d = dies_[die];
   d.active.swap(d.suspended);
   d.suspended.clear();
-  sc_time start = later(later(sc_time_stamp(), d.free_at), d.cache_free_at);
+  sc_time start = later(later(sim_now(), d.free_at), d.cache_free_at);
   if (slots_[d.active[0]]->op.opcode == FlashOpcode::Program)
     start = program_slot(die, start, d.nand->resume_time() + d.suspend_left);
   d.array_start = start;
@@ -767,7 +767,7 @@ void FlashController::on_event(Event& e) {
     case EventKind::Complete: complete(e.index); break;
     case EventKind::DieWake: {
       DieState& d = dies_[e.index];
-      if (!d.wake_pending || sc_time_stamp() < d.wake_at) break;  // superseded
+      if (!d.wake_pending || sim_now() < d.wake_at) break;  // superseded
       d.wake_pending = false;
       if (d.active.empty()) dispatch(e.index);
       break;
@@ -777,7 +777,7 @@ void FlashController::on_event(Event& e) {
 
 sc_time FlashController::dma_transfer(tlm::tlm_command cmd, uint64_t address, SectorStamp* stamps,
                                       uint32_t sectors, const sc_time& at) {
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   sc_time delay = at > now ? at - now : SC_ZERO_TIME;
   const uint32_t bytes = uint32_t(sectors * kSectorBytes);
   payload_.set_command(cmd);

@@ -54,6 +54,8 @@ class FlashController : public sc_core::sc_module {
   SC_HAS_PROCESS(FlashController);
 
   void set_listener(FlashCompletionListener* listener) { listener_ = listener; }
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel) { events_.attach(wheel); }
   // The op arrives at now + delay. The demux copies what it needs. trace_tag: the host
   // command tag the timeline shows on the op's slices (-1: none).
   void submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag = -1);

@@ -1,4 +1,5 @@
 #include "host/host_driver.h"
+#include "common/sim_time.h"
 
 #include "host/app_launch_tracker.h"
 
@@ -35,6 +36,7 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& params)
       to_link("to_link"),
       from_link("from_link"),
       params_(params),
+      kick_("kick", [this] { issue_method(); }),
       events_("events", [this](HostEvent& ev) { handle_event(ev); }) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad host parameter " + err).c_str());
@@ -49,9 +51,15 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& params)
   completion_overhead_ = sc_time(static_cast<double>(params_.completion_overhead_ns), sc_core::SC_NS);
   rtt_turnaround_ = sc_time(static_cast<double>(params_.rtt_turnaround_ns), sc_core::SC_NS);
 
-  // Runs once when sc_start begins (no dont_initialize), then on open-loop arrivals and raw submissions.
+  // Runs once when sc_start begins (no dont_initialize); kick_ runs it on open-loop arrivals
+  // and raw submissions.
   SC_METHOD(issue_method);
-  sensitive << kick_;
+}
+
+void HostDriver::attach(EventWheel* wheel) {
+  wheel_ = wheel;
+  kick_.attach(wheel);
+  events_.attach(wheel);
 }
 
 void HostDriver::set_trace(TraceRecorder* trace, std::vector<std::string> stream_names) {
@@ -82,7 +90,7 @@ int HostDriver::trace_track(int stream, uint8_t tag) {
   return tags[tag];
 }
 
-uint64_t HostDriver::now_ps() const { return to_ps(sc_core::sc_time_stamp()); }
+uint64_t HostDriver::now_ps() const { return to_ps(sim_now()); }
 
 void HostDriver::add_submitter(RequestSubmitter* submitter) {
   auto s = std::make_unique<SubmitterState>();
@@ -139,7 +147,7 @@ void HostDriver::admit_arrivals() {
     }
   }
   if (next_arrival != std::numeric_limits<uint64_t>::max())
-    kick_.notify(ps_to_time(next_arrival) - sc_core::sc_time_stamp());
+    kick_.notify(ps_to_time(next_arrival) - sim_now());
 }
 
 bool HostDriver::pull(int index, BlockRequest& request, uint64_t& io_id, uint64_t& arrival_ps) {
@@ -325,7 +333,7 @@ void HostDriver::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
                        std::to_string(u->task_tag) + ", whose command moves data the other way");
     return;
   }
-  const sc_time arrival = sc_core::sc_time_stamp() + delay;
+  const sc_time arrival = sim_now() + delay;
   switch (u->type) {
     case UpiuType::DataIn: {
       // Copied as the UPIU passes: the host buffer is DRAM the controller writes by DMA.
@@ -519,7 +527,9 @@ void HostDriver::pump_hpb() {
 void HostDriver::check_done() {
   if (done_notified_ || !done()) return;
   done_notified_ = true;
-  done_event_.notify(sc_core::SC_ZERO_TIME);
+  // The run controller waits for it: at the models' time, also when the wheel is ahead.
+  if (wheel_) wheel_->notify_kernel(done_event_);
+  else done_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace ufs

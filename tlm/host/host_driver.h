@@ -79,6 +79,8 @@ class HostDriver : public sc_core::sc_module {
   SC_HAS_PROCESS(HostDriver);
 
   const HostParams& params() const { return params_; }
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel);
 
   // Request sources; may be added before or during simulation.
   void add_submitter(RequestSubmitter* submitter);
@@ -175,7 +177,8 @@ class HostDriver : public sc_core::sc_module {
   bool done_notified_ = false;
   HostCounters counters_;
   sc_core::sc_time submit_overhead_, completion_overhead_, rtt_turnaround_;
-  sc_core::sc_event kick_;
+  TimedWake kick_;
+  EventWheel* wheel_ = nullptr;
   sc_core::sc_event done_event_;
   TimedQueue<HostEvent> events_;
   // Observability

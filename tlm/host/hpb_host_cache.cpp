@@ -24,6 +24,7 @@ HpbHostCache::HpbHostCache(const HpbHostParams& params, const HpbDeviceInfo& dev
   const uint32_t subs = uint32_t((device.logical_blocks + device.subregion_blocks - 1) / device.subregion_blocks);
   subs_.resize(subs);
   regions_.resize((subs + subs_per_region_ - 1) / subs_per_region_);
+  lru_.resize(uint32_t(regions_.size()));
   const uint64_t by_budget = uint64_t(params.budget_mib) * 1024 * 1024 / (device.subregion_blocks * kEntryBytes);
   const uint64_t by_device = uint64_t(device.max_active_regions + device.pinned_count) * subs_per_region_;
   capacity_subs_ = uint32_t(std::max<uint64_t>(1, std::min(by_budget, by_device)));
@@ -129,7 +130,7 @@ void HpbHostCache::touch_region(uint32_t region, uint64_t now_ps) {
   g.last_read_ps = now_ps;
   g.expiries = params_.read_timeout_expiries;
   if (g.in_lru && lru_.back() != region) {  // most recently used at the back
-    lru_.erase(std::find(lru_.begin(), lru_.end(), region));
+    lru_.erase(region);
     lru_.push_back(region);
   }
 }
@@ -216,7 +217,7 @@ void HpbHostCache::drop_region(uint32_t region, bool tell_device) {
   }
   g.reads = 0;
   if (g.in_lru && g.active_subs == 0 && g.queued_subs == 0) {
-    lru_.erase(std::find(lru_.begin(), lru_.end(), region));
+    lru_.erase(region);
     g.in_lru = false;
   }
   if (had && tell_device) inactivate_queue_.push_back(region);

@@ -18,6 +18,50 @@
 
 namespace ufs {
 
+// Regions in least-recently-used order as a doubly linked list over region indices:
+// moving a region to the back on every read costs O(1), not a search of a deque.
+class RegionList {
+ public:
+  void resize(uint32_t n) {
+    prev_.assign(n + 1, n);
+    next_.assign(n + 1, n);
+    end_ = n;
+  }
+  bool empty() const { return next_[end_] == end_; }
+  uint32_t back() const { return prev_[end_]; }
+  void push_back(uint32_t r) {
+    const uint32_t last = prev_[end_];
+    next_[last] = r;
+    prev_[r] = last;
+    next_[r] = end_;
+    prev_[end_] = r;
+  }
+  void erase(uint32_t r) {
+    next_[prev_[r]] = next_[r];
+    prev_[next_[r]] = prev_[r];
+  }
+  class iterator {
+   public:
+    iterator(const RegionList* l, uint32_t at) : l_(l), at_(at) {}
+    uint32_t operator*() const { return at_; }
+    iterator& operator++() {
+      at_ = l_->next_[at_];
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return at_ != o.at_; }
+
+   private:
+    const RegionList* l_;
+    uint32_t at_;
+  };
+  iterator begin() const { return iterator(this, next_[end_]); }
+  iterator end() const { return iterator(this, end_); }
+
+ private:
+  std::vector<uint32_t> prev_, next_;  // index end_ is the sentinel
+  uint32_t end_ = 0;
+};
+
 // What the host learned about the device's HPB at probe time (QUERY descriptors,
 // attributes and flags; HpbDeviceInfo::from_query parses them).
 struct HpbDeviceInfo {
@@ -148,7 +192,7 @@ class HpbHostCache {
   uint64_t shrink(uint64_t bytes);
   uint64_t region_last_read(uint32_t r) const { return regions_[r].last_read_ps; }
   uint32_t& region_expiries(uint32_t r) { return regions_[r].expiries; }
-  const std::deque<uint32_t>& lru() const { return lru_; }
+  const RegionList& lru() const { return lru_; }
 
   const HpbHostStats& stats() const { return stats_; }
   HpbHostStats& mutable_stats() { return stats_; }
@@ -187,7 +231,7 @@ class HpbHostCache {
   uint32_t cached_subs_ = 0;           // Active + Fetching + Queued
   std::vector<Sub> subs_;
   std::vector<Region> regions_;
-  std::deque<uint32_t> lru_;           // active regions, least recently used first
+  RegionList lru_;                     // active regions, least recently used first
   std::deque<uint32_t> fetch_queue_;
   std::deque<uint32_t> inactivate_queue_;
   uint32_t in_flight_ = 0;

@@ -1,4 +1,5 @@
 #include "hostif/host_interface.h"
+#include "common/sim_time.h"
 
 #include <algorithm>
 #include <string>
@@ -14,15 +15,13 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostInterfacePa
       to_link("to_link"),
       dma("dma"),
       params_(params),
-      tags_(new TagState[256]) {
+      tags_(new TagState[256]),
+      engine_wake_("engine_wake", [this] { run_data_in_engine(); }) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad host interface parameter " + err).c_str());
   from_link.register_b_transport(this, &HostInterface::b_transport);
   decode_ = sc_time(static_cast<double>(params_.command_decode_ns), sc_core::SC_NS);
   build_ = sc_time(static_cast<double>(params_.upiu_build_ns), sc_core::SC_NS);
-  SC_METHOD(run_data_in_engine);
-  sensitive << engine_wake_;
-  dont_initialize();
 }
 
 HostInterfaceListener& HostInterface::listener() {
@@ -36,7 +35,7 @@ void HostInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   const Upiu* u = reinterpret_cast<const Upiu*>(trans.get_data_ptr());
   if (!u) return;
-  const sc_time at = sc_core::sc_time_stamp() + delay;
+  const sc_time at = sim_now() + delay;
   switch (u->type) {
     case UpiuType::Command: on_command(*u, at); break;
     case UpiuType::DataOut: on_data_out(*u, at); break;
@@ -51,7 +50,7 @@ void HostInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
       nop_payload_.set_streaming_width(nop_in_.wire_bytes());
       nop_payload_.set_byte_enable_ptr(nullptr);
       nop_payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_time d = at + build_ - sc_core::sc_time_stamp();
+      sc_time d = at + build_ - sim_now();
       to_link->b_transport(nop_payload_, d);
       break;
     }
@@ -78,6 +77,7 @@ void HostInterface::on_command(const Upiu& u, const sc_time& at) {
   t.command.tag = u.task_tag;  // the UPIU header is authoritative
   t.command.lun = u.lun;
   for (Transfer& tr : t.transfers) tr = Transfer();
+  t.transfer_mask = 0;
   const sc_time ready = at + decode_;
   if (active_ < params_.queue_depth) {
     admit(t.command, ready);
@@ -98,8 +98,16 @@ void HostInterface::admit(const HostCommand& cmd, const sc_time& at) {
 void HostInterface::on_data_out(const Upiu& u, const sc_time& at) {
   TagState& t = tags_[u.task_tag];
   Transfer* tr = nullptr;
-  for (Transfer& c : t.transfers)
-    if (c.active && u.data_offset >= c.data_offset && u.data_offset < c.data_offset + c.bytes) tr = &c;
+  // The last matching transfer in slot order, as a scan of all slots would find.
+  for (uint32_t m = t.transfer_mask; m; ) {
+    const int i = 31 - __builtin_clz(m);
+    m &= ~(1u << i);
+    const Transfer& c = t.transfers[i];
+    if (u.data_offset >= c.data_offset && u.data_offset < c.data_offset + c.bytes) {
+      tr = &t.transfers[i];
+      break;
+    }
+  }
   if (!tr || uint64_t(u.data_offset) + u.data_bytes > uint64_t(tr->data_offset) + tr->bytes) {
     SC_REPORT_ERROR(name(), ("DATA OUT for tag " + std::to_string(u.task_tag) + " outside any requested range").c_str());
     return;
@@ -122,7 +130,7 @@ void HostInterface::on_data_out(const Upiu& u, const sc_time& at) {
   tr->rtt_in_flight = tr->rtt_in_flight > answered ? tr->rtt_in_flight - answered : 0;
   if (tr->asked < tr->bytes) send_rtts(u.task_tag, *tr, at + build_);
   if (tr->received >= tr->bytes) {
-    tr->active = false;
+    t.transfer_mask &= ~(1u << (tr - t.transfers));
     listener().data_out_done(u.task_tag, tr->token, tr->done_at);
   }
 }
@@ -130,7 +138,7 @@ void HostInterface::on_data_out(const Upiu& u, const sc_time& at) {
 // ---- device -> host ---------------------------------------------------------------
 
 sc_time HostInterface::send_upiu(TagState& t, const sc_time& ready) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   const sc_time start = std::max(std::max(ready, t.last_tx_end), now);
   Upiu& u = t.upiu;
   tlm::tlm_generic_payload& p = t.link_payload;
@@ -150,7 +158,7 @@ sc_time HostInterface::send_upiu(TagState& t, const sc_time& ready) {
 
 sc_time HostInterface::dma_access(TagState& t, tlm::tlm_command cmd, uint64_t address, void* data,
                                   uint32_t bytes, const sc_time& start) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   tlm::tlm_generic_payload& p = t.dma_payload;
   p.set_command(cmd);
   p.set_address(address);
@@ -193,25 +201,20 @@ void HostInterface::send_rtts(uint8_t tag, Transfer& tr, const sc_time& ready) {
 void HostInterface::request_data_out(uint8_t tag, uint32_t data_offset, uint64_t buffer_address,
                                      uint32_t bytes, uint64_t token, const sc_time& delay) {
   TagState& t = tags_[tag];
-  Transfer* tr = nullptr;
-  for (Transfer& c : t.transfers)
-    if (!c.active) {
-      tr = &c;
-      break;
-    }
+  Transfer* tr = t.transfer_mask == ~0u ? nullptr : &t.transfers[__builtin_ctz(~t.transfer_mask)];
   if (!tr) {
     SC_REPORT_ERROR(name(), ("more than 32 DATA OUT requests at once for tag " + std::to_string(tag)).c_str());
     return;
   }
   *tr = Transfer();
-  tr->active = true;
+  t.transfer_mask |= 1u << (tr - t.transfers);
   tr->data_offset = data_offset;
   tr->bytes = bytes;
   tr->buffer_address = buffer_address;
   tr->token = token;
-  const sc_time ready = sc_core::sc_time_stamp() + delay + build_;
+  const sc_time ready = sim_now() + delay + build_;
   if (bytes == 0) {
-    tr->active = false;
+    t.transfer_mask &= ~(1u << (tr - t.transfers));
     listener().data_out_done(tag, token, ready);
     return;
   }
@@ -221,23 +224,18 @@ void HostInterface::request_data_out(uint8_t tag, uint32_t data_offset, uint64_t
 void HostInterface::send_data_in(uint8_t tag, uint32_t data_offset, uint64_t buffer_address,
                                  uint32_t bytes, uint64_t token, const sc_time& delay) {
   TagState& t = tags_[tag];
-  Stream* s = nullptr;
-  for (Stream& c : t.streams)
-    if (!c.active) {
-      s = &c;
-      break;
-    }
+  Stream* s = t.stream_mask == ~0u ? nullptr : &t.streams[__builtin_ctz(~t.stream_mask)];
   if (!s) {
     SC_REPORT_ERROR(name(), ("more than 32 DATA IN transfers at once for tag " + std::to_string(tag)).c_str());
     return;
   }
   *s = Stream();
-  s->active = true;
+  t.stream_mask |= 1u << (s - t.streams);
   s->data_offset = data_offset;
   s->bytes = bytes;
   s->buffer_address = buffer_address;
   s->token = token;
-  s->ready = sc_core::sc_time_stamp() + delay + build_;
+  s->ready = sim_now() + delay + build_;
   s->last_end = s->ready;
   if (bytes == 0) return finish_stream(tag, *s);
   data_in_queue_.push(StreamRef{tag, static_cast<uint8_t>(s - t.streams)});
@@ -245,7 +243,7 @@ void HostInterface::send_data_in(uint8_t tag, uint32_t data_offset, uint64_t buf
 }
 
 void HostInterface::run_data_in_engine() {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   const uint32_t ahead = params_.data_in_segments_ahead;
   while (!data_in_queue_.empty()) {
     if (engine_segments_ >= ahead) {
@@ -306,26 +304,23 @@ void HostInterface::send_segment(uint8_t tag, Stream& s) {
 
 void HostInterface::finish_stream(uint8_t tag, Stream& s) {
   TagState& t = tags_[tag];
-  s.active = false;
+  t.stream_mask &= ~(1u << (&s - t.streams));
   listener().data_in_done(tag, s.token, s.last_end);
-  if (!t.response_pending) return;
-  for (const Stream& other : t.streams)
-    if (other.active) return;
+  if (!t.response_pending || t.stream_mask) return;
   t.response_pending = false;
   transmit_response(t, t.pending_response, t.pending_ready);
 }
 
 void HostInterface::send_response(const CommandResponse& response, const sc_time& delay) {
   TagState& t = tags_[response.tag];
-  const sc_time ready = sc_core::sc_time_stamp() + delay + build_;
-  for (const Stream& s : t.streams)
-    if (s.active) {
-      // DATA IN still streaming: the response follows its last segment.
-      t.response_pending = true;
-      t.pending_response = response;
-      t.pending_ready = ready;
-      return;
-    }
+  const sc_time ready = sim_now() + delay + build_;
+  if (t.stream_mask) {
+    // DATA IN still streaming: the response follows its last segment.
+    t.response_pending = true;
+    t.pending_response = response;
+    t.pending_ready = ready;
+    return;
+  }
   transmit_response(t, response, ready);
 }
 

@@ -33,6 +33,8 @@
 #include <utility>
 #include <vector>
 #include "common/upiu.h"
+#include "common/event_wheel.h"
+#include "common/sim_time.h"
 #include "host/ring_queue.h"
 #include "hostif/host_interface_listener.h"
 #include "hostif/host_interface_params.h"
@@ -65,11 +67,13 @@ class HostInterface : public sc_core::sc_module {
 
   const HostInterfaceParams& params() const { return params_; }
   void set_listener(HostInterfaceListener* listener) { listener_ = listener; }
+  // Wake through the platform's event wheel (before the simulation starts).
+  void attach(EventWheel* wheel) { engine_wake_.attach(wheel); }
   // Observability (nullptr = off): the device command queue (admitted commands, and
   // commands waiting for a slot) as waves and timeline counters.
   void set_trace(TraceRecorder* trace);
 
-  // Called by the firmware CPU; delay = offset from sc_time_stamp() at which it asks.
+  // Called by the firmware CPU; delay = offset from sim_now() at which it asks.
   // Sends READY TO TRANSFER for `bytes` at `data_offset` of the command's transfer; the
   // data lands at buffer_address; data_out_done(tag, token) follows. Up to 32 per tag at once.
   void request_data_out(uint8_t tag, uint32_t data_offset, uint64_t buffer_address, uint32_t bytes,
@@ -89,7 +93,6 @@ class HostInterface : public sc_core::sc_module {
   // DATA OUT requests / DATA IN transfers per tag at once (e.g. one per NAND page of a big command).
   static constexpr int kTransfersPerTag = 32;
   struct Transfer {
-    bool active = false;
     uint32_t data_offset = 0;
     uint32_t bytes = 0;
     uint32_t asked = 0;          // bytes covered by RTTs sent so far
@@ -102,7 +105,6 @@ class HostInterface : public sc_core::sc_module {
   static constexpr int kMaxAhead = 8;
   // A DATA IN transfer asked for by the firmware, sent segment by segment.
   struct Stream {
-    bool active = false;
     uint32_t data_offset = 0;
     uint32_t bytes = 0;
     uint32_t sent = 0;                 // bytes handed to the link so far
@@ -117,6 +119,10 @@ class HostInterface : public sc_core::sc_module {
   };
   struct TagState {
     bool active = false;
+    // Which streams / transfers are in use (bit i: streams[i] / transfers[i]): finding a
+    // free slot or asking whether DATA IN is still streaming costs no scan of 32 slots.
+    uint32_t stream_mask = 0;
+    uint32_t transfer_mask = 0;
     Stream streams[kTransfersPerTag];
     bool response_pending = false;       // the firmware responded while DATA IN was still streaming
     CommandResponse pending_response;
@@ -162,7 +168,7 @@ class HostInterface : public sc_core::sc_module {
   sc_core::sc_time engine_ends_[kMaxAhead];
   uint64_t engine_segments_ = 0;
   sc_core::sc_time engine_dma_free_;
-  sc_core::sc_event engine_wake_;
+  TimedWake engine_wake_;
   TraceRecorder* trace_ = nullptr;
   int trace_active_ = -1, trace_waiting_ = -1;
 };

@@ -1,4 +1,5 @@
 #include "link/unipro_link.h"
+#include "common/sim_time.h"
 
 #include <cmath>
 #include <string>
@@ -36,6 +37,7 @@ UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
     // ps per byte = line bits per byte / (lanes * Mb/s) * 1e6 ps/us
     const double mbps = LinkParams::lane_rate_mbps(d.gear, params_.rate_series) * d.lanes;
     d.ps_per_framed_byte = params_.line_bits_per_byte(d.gear) * 1e6 / mbps;
+    for (auto& m : d.memo) m = DirectionState::Memo();
   }
   latency_ = sc_time(params_.upiu_latency_ns, sc_core::SC_NS);
 }
@@ -85,8 +87,13 @@ uint64_t UniproLink::framed_bytes(const Upiu& u) const {
 }
 
 sc_time UniproLink::serialisation_time(Direction dir, uint64_t framed) const {
-  const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
-  return ps_to_time(static_cast<uint64_t>(std::llround(ps)));
+  DirectionState::Memo& m = dirs_[dir].memo[framed & 7];
+  if (m.framed != framed) {
+    const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
+    m.time = ps_to_time(static_cast<uint64_t>(std::llround(ps)));
+    m.framed = framed;
+  }
+  return m.time;
 }
 
 double UniproLink::lane_rate_mbps(Direction dir) const {
@@ -100,7 +107,7 @@ double UniproLink::framed_bytes_per_second(Direction dir) const {
 sc_time UniproLink::next_free(Direction dir) const { return dirs_[dir].calendar.next_free(); }
 
 double UniproLink::utilisation(Direction dir) const {
-  const double now = sc_core::sc_time_stamp().to_seconds();
+  const double now = sim_now().to_seconds();
   return now > 0 ? dirs_[dir].stats.busy.to_seconds() / now : 0.0;
 }
 
@@ -119,7 +126,7 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   const uint64_t framed = upiu ? framed_bytes(*upiu) : message_framed_bytes(upiu_bytes);
   const sc_time duration = serialisation_time(dir, framed);
 
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sim_now();
   sc_time ready = now + delay;
   if (params_.hibernate_idle_us && outstanding_ == 0) wake_if_hibernated(ready);
   const sc_time start = d.calendar.reserve(ready, duration);

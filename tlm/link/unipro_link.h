@@ -84,6 +84,13 @@ class UniproLink : public sc_core::sc_module {
     uint32_t gear = 4;
     uint32_t lanes = 2;
     double ps_per_framed_byte = 0.0;
+    // serialisation_time of the last few sizes (a handful of UPIU sizes recur): no
+    // floating-point rounding per UPIU. Cleared when the rate changes.
+    struct Memo {
+      uint64_t framed = ~0ull;
+      sc_core::sc_time time;
+    };
+    mutable Memo memo[8];
     BusyCalendar calendar;       // reserved serialisations
     DirectionStats stats;
   };
