@@ -210,7 +210,18 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(e.what() + std::string(" (ufs-sim --help)"));
+    // Name the command the error is about: "spec is required" alone does not say whose.
+    const std::string first = argc > 1 ? argv[1] : "";
+    bool known = false;
+    std::string commands;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known = known || sub->get_name() == first;
+      commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!first.empty() && first[0] != '-' && !known)
+      return fail("unknown command '" + first + "' (" + commands + ")");
+    return fail((known ? first + ": " : std::string()) + e.what() + " (ufs-sim " + (known ? first + " " : "") +
+                "--help)");
   }
 
   try {

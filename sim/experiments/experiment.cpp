@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include "config/config_error.h"
@@ -93,7 +94,9 @@ int run_experiment(const std::string& name, const std::string& program, const st
     throw ConfigError("unknown experiment '" + name + "' (known: " + known + ")");
   }
   const std::string dir = out_dir.empty() ? "runs/" + name : out_dir;
-  if (system(("mkdir -p '" + dir + "'").c_str()) != 0) throw std::runtime_error("cannot create " + dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError("--out: cannot create " + dir + " (" + ec.message() + ")");
   std::printf("%s\n  source: %s\n  %s\n\n", e->name.c_str(), e->source.c_str(), e->summary.c_str());
   std::vector<ExperimentRow> rows;
   try {

@@ -117,6 +117,8 @@ uint64_t parse_count(std::string_view key, std::string_view text) {
 
 double parse_number(std::string_view key, std::string_view text) {
   std::string copy(text);
+  // Decimal only: strtod also takes hex floats ("0x10"), "inf" and leading blanks.
+  if (copy.find_first_not_of("0123456789+-.eE") != std::string::npos) bad_value(key, text, "a number");
   char* end = nullptr;
   double v = std::strtod(copy.c_str(), &end);
   if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(v)) bad_value(key, text, "a number");

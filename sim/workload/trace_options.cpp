@@ -60,9 +60,17 @@ TraceSpec parse_trace_spec(const std::string& spec) {
     o.remap_chunk_blocks = bytes / kLogicalBlockBytes;
   }
   if (auto v = opts.take("skip")) o.skip = parse_count("skip", *v);
-  if (auto v = opts.take("limit")) o.limit = parse_count("limit", *v);
+  // 0 stands for "no limit" inside; given explicitly it would replay the whole trace quietly.
+  if (auto v = opts.take("limit")) {
+    o.limit = parse_count("limit", *v);
+    if (o.limit == 0) throw WorkloadError("limit: must be at least 1 (leave it out to replay the whole trace)");
+  }
   if (auto v = opts.take("start")) o.start_ps = parse_duration_ps("start", *v, kPsPerSecond);
-  if (auto v = opts.take("duration")) o.duration_ps = parse_duration_ps("duration", *v, kPsPerSecond);
+  if (auto v = opts.take("duration")) {
+    o.duration_ps = parse_duration_ps("duration", *v, kPsPerSecond);
+    if (o.duration_ps == 0)
+      throw WorkloadError("duration: must be above 0 (leave it out to replay to the end of the trace)");
+  }
   if (auto v = opts.take("skip_bad")) o.skip_bad = parse_flag("skip_bad", *v);
   if (auto v = opts.take("fua")) o.fua = parse_flag("fua", *v);
   if (auto v = opts.take("event")) {

@@ -326,8 +326,61 @@ def trace_cases():
     return cases
 
 
+def preset_key_cases(sim):
+    """Every parameter given the wrong JSON type in a preset file (the --set class checks
+    values as text; this one the JSON binder, key by key)."""
+    cases = []
+    # (Byte-sized keys take size strings, "4k": a string that is no size.)
+    wrong = {"u32": ('{}', '[1]', '"12 apples"'), "u64": ('{}', '[1]', '"12 apples"'), "i64": ('{}', '[1]', '"12 apples"'),
+             "double": ('{}', '[1.5]', '"1.5 apples"'), "bool": ('{}', '[true]', '"true"'), "string": ('{}', '[""]', '7')}
+    for key, typ, _unit in params(sim):
+        for value in wrong.get(typ, ()):
+            doc = value
+            for part in reversed(key.split(".")):
+                doc = '{"%s": %s}' % (part, doc)
+            text = '{"base": "test-small", ' + doc[1:]
+            cases.append(Case("preset", f"{key} as {value}", ["run", "--preset", "{tmp}/p.json", "--workload", SMALL,
+                                                              "--quiet", "--no-check"], key, {"p.json": text.encode()}))
+    return cases
+
+
+def more_cli_cases():
+    """Options and subcommands around the run: trace options out of range, trace-stats on
+    bad traces, experiment options, malformed command lines."""
+    cases = []
+    good = good_lines("mobile").encode()
+
+    def case(name, args, expect, files=None):
+        cases.append(Case("cli", name, args, expect, files))
+
+    for opt, expect in (("mode=sideways", "mode"), ("duration=-1s", "duration"), ("duration=0", "duration"),
+                        ("limit=0", "limit"), ("qd=99999999", "qd"), ("idle_compress=-1ms", "idle_compress"),
+                        ("skip=-1", "skip"), ("start=-1s", "start"), ("scale=0x10", "scale"), ("skip_bad=2", "skip_bad"),
+                        ("qd=4,qd=8", "qd"), ("mode=closed,mode=open", "mode")):
+        case(f"trace option {opt}", RUN + ["--workload", f"trace:mobile:{{tmp}}/t.txt,{opt}"], expect, {"t.txt": good})
+    for name, data, expect in (("empty", b"", "no requests"), ("binary", bytes(range(256)) * 4, "t.txt:"),
+                               ("bad-line", b"hello world\n", "t.txt:1")):
+        case(f"trace-stats {name}", ["trace-stats", "trace:mobile:{tmp}/t.txt"], expect, {"t.txt": data})
+    case("trace-stats no spec", ["trace-stats"], "trace-stats")
+    case("trace-stats synthetic", ["trace-stats", "rw=randread"], "trace")
+    case("experiment --jobs 0", ["experiment", "atc08-package-reads", "--jobs", "0", "--out", "{tmp}/x"], "--jobs")
+    case("experiment --jobs junk", ["experiment", "atc08-package-reads", "--jobs", "two", "--out", "{tmp}/x"], "--jobs")
+    case("experiment --point-timeout -1", ["experiment", "atc08-package-reads", "--point-timeout", "-1", "--out",
+                                           "{tmp}/x"], "--point-timeout")
+    case("experiment out under a file", ["experiment", "atc08-package-reads", "--jobs", "1", "--out", "/dev/null/x"],
+         "/dev/null/x")
+    case("unknown subcommand", ["frobnicate"], "frobnicate")
+    case("unknown option", ["run", "--preset", "test-small", "--frobnicate", "--workload", SMALL], "--frobnicate")
+    case("--set without value", ["run", "--preset", "test-small", "--workload", SMALL, "--set"], "--set")
+    case("--preset twice", ["run", "--preset", "test-small", "--preset", "ufs31", "--workload", SMALL], "--preset")
+    case("run without workload", ["run", "--preset", "test-small", "--quiet"], "--workload")
+    case("params unknown preset", ["params", "--preset", "nosuchpreset"], "nosuchpreset")
+    return cases
+
+
 def all_cases(sim):
-    return preset_cases() + set_cases(sim) + workload_cases() + trace_cases()
+    return (preset_cases() + preset_key_cases(sim) + set_cases(sim) + workload_cases() + more_cli_cases() +
+            trace_cases())
 
 
 def run_case(sim, case, tmp, timeout, mem_bytes):

@@ -298,6 +298,12 @@ TEST_CASE("trace spec errors", "[workload][trace]") {
   CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,fold=squash", 1000),
                     "fold: 'squash' is not none, modulo or remap");
   CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,event=D", 1000), "event: only for the blkparse format");
+  // 0 means "no limit" inside: given explicitly it replayed the whole trace without a word.
+  CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,limit=0", 1000),
+                    "limit: must be at least 1 (leave it out to replay the whole trace)");
+  CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,duration=0", 1000),
+                    "duration: must be above 0 (leave it out to replay to the end of the trace)");
+  CHECK_THROWS_WITH(make_workload("trace:mobile:/tmp/x,scale=0x10", 1000), "scale: '0x10' is not a number");
 }
 
 TEST_CASE("Absolute timestamps of any size: the first is subtracted before converting to ps", "[workload][trace]") {
