@@ -105,8 +105,12 @@ RefPage make_page(std::mt19937_64& rng, uint32_t spp, uint64_t& seq, uint64_t& n
     const uint32_t map_page = uint32_t(rng() % 50000);
     for (uint32_t s = 0; s < spp; ++s) p.oob.lba[s] = map_page;
   }
-  if (kind == 7 && rng() % 2)
+  if (kind == 7 && rng() % 3 == 1)  // OOB LBAs of their own, unrelated
     for (uint32_t s = 0; s < spp; ++s) p.oob.lba[s] = uint32_t(rng());
+  if (kind == 7 && rng() % 3 == 2) {  // OOB LBAs of their own, in a run
+    const uint32_t first = uint32_t(rng());
+    for (uint32_t s = 0; s < spp; ++s) p.oob.lba[s] = first + s;
+  }
   if (kind == 1 || kind == 2) version += spp;
   if (kind <= 2) next_lba += spp;
   if (kind == 0 && rng() % 4 == 0) next_lba += 180;  // the next unit of this block, 15 others later

@@ -11,13 +11,15 @@ namespace ufs {
 //   the previous page's stopped, OOB LBAs those of the stamps, data sequences zero or
 //   going on): nothing else follows.
 //   Otherwise bits 4-5 stamp form (run, explicit, erased), bit 6 the run's version step
-//   (0 or 1), bit 7 OOB LBAs listed; then a byte with the data sequence form (bits 0-1:
-//   zero, run, explicit) and bit 2 "same sequence number"; then zigzag varints: sequence
-//   delta, stamps, OOB LBAs, data sequences, each against the cursor's prediction.
+//   (0 or 1), bit 7 OOB LBAs of their own; then a byte with the data sequence form (bits
+//   0-1: zero, run, explicit), bit 2 "same sequence number" and the own OOB LBAs' form
+//   (bits 3-4: explicit, run, one value for all: a map page); then zigzag varints:
+//   sequence delta, stamps, OOB LBAs, data sequences, each against the cursor's prediction.
 namespace {
 constexpr uint8_t kKindMask = 3, kFailedBit = 4, kCont = 8, kOwnOob = 0x80;
 constexpr uint8_t kRun = 0, kExplicit = 1, kErasedStamps = 2;
 constexpr uint8_t kDZero = 0, kDRun = 1, kDExplicit = 2, kSameSeq = 4;
+constexpr uint8_t kOobExplicit = 0, kOobRun = 1, kOobSame = 2;  // h2 bits 3-4, own OOB LBAs only
 constexpr uint32_t kMaxRecord = 2 + 10 + kMaxSectorsPerPage * (10 + 10 + 10 + 10) + 1;
 
 inline uint64_t zz(uint64_t d) { return (d << 1) ^ uint64_t(int64_t(d) >> 63); }
@@ -78,8 +80,17 @@ uint8_t* encode(uint8_t* p, NandBlock::Cursor& c, uint32_t spp, const SectorStam
     if (dform == kDRun) c.dseq += spp;
     return p;
   }
+  uint8_t oform = kOobExplicit;
+  if (own_oob) {
+    bool run = true, same = true;
+    for (uint32_t s = 1; s < spp; ++s) {
+      run = run && oob.lba[s] == oob.lba[0] + s;
+      same = same && oob.lba[s] == oob.lba[0];
+    }
+    oform = same ? kOobSame : run ? kOobRun : kOobExplicit;
+  }
   *p++ = h | uint8_t(form << 4) | uint8_t(vstep << 6) | (own_oob ? kOwnOob : 0);
-  *p++ = dform | (same_seq ? kSameSeq : 0);
+  *p++ = dform | (same_seq ? kSameSeq : 0) | uint8_t(oform << 3);
   if (!same_seq) p = put(p, zz(oob.sequence - c.seq));
   c.seq = oob.sequence;
   if (form == kRun) {
@@ -97,11 +108,15 @@ uint8_t* encode(uint8_t* p, NandBlock::Cursor& c, uint32_t spp, const SectorStam
     }
     c.vstep = 1;
   }
-  if (own_oob)
+  if (own_oob && oform != kOobExplicit) {
+    p = put(p, zz(uint64_t(oob.lba[0]) - c.oob));
+    c.oob = uint64_t(oob.lba[0]) + (oform == kOobRun ? spp : 1);
+  } else if (own_oob) {
     for (uint32_t s = 0; s < spp; ++s) {
       p = put(p, zz(uint64_t(oob.lba[s]) - c.oob));
       c.oob = uint64_t(oob.lba[s]) + 1;
     }
+  }
   if (dform == kDRun) {
     p = put(p, zz(ds[0] - c.dseq));
     c.dseq = ds[0] + spp;
@@ -119,18 +134,23 @@ uint8_t* encode(uint8_t* p, NandBlock::Cursor& c, uint32_t spp, const SectorStam
   return p;
 }
 
-// Decodes one page into st[0, spp) (and *oob when given) and moves the cursor past it.
-const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, SectorStamp* st, PageOob* oob,
-                      uint8_t& head) {
+// Decodes one page: stamps into lba[0, spp) and ver[0, spp) (plain arrays: nothing to
+// initialise), the OOB into *oob when given; moves the cursor past the page and returns
+// the page's first byte in `head`.
+const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, uint64_t* lba, uint64_t* ver,
+                      PageOob* oob, uint8_t& head) {
   const uint8_t h = *p++;
   head = h;
   if (h & kCont) {
-    for (uint32_t s = 0; s < spp; ++s) st[s] = SectorStamp{c.lba + s, c.ver + s * c.vstep};
+    for (uint32_t s = 0; s < spp; ++s) {
+      lba[s] = c.lba + s;
+      ver[s] = c.ver + s * c.vstep;
+    }
     if (oob) {
       oob->kind = PageKind(h & kKindMask);
       oob->sequence = c.seq;
       for (uint32_t s = 0; s < spp; ++s) {
-        oob->lba[s] = uint32_t(st[s].lba);
+        oob->lba[s] = uint32_t(lba[s]);
         oob->data_seq[s] = c.dmode == kDRun ? c.dseq + s : 0;
       }
     }
@@ -144,42 +164,49 @@ const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, Sect
   const uint8_t form = (h >> 4) & 3;
   if (form == kRun) {
     const uint8_t vstep = (h >> 6) & 1;
-    const uint64_t lba = c.lba + unzz(get(p));
-    const uint64_t ver = c.ver + unzz(get(p));
-    for (uint32_t s = 0; s < spp; ++s) st[s] = SectorStamp{lba + s, ver + s * vstep};
-    c.lba = lba + spp;
-    c.ver = ver + uint64_t(spp) * vstep;
+    const uint64_t l = c.lba + unzz(get(p));
+    const uint64_t v = c.ver + unzz(get(p));
+    for (uint32_t s = 0; s < spp; ++s) {
+      lba[s] = l + s;
+      ver[s] = v + s * vstep;
+    }
+    c.lba = l + spp;
+    c.ver = v + uint64_t(spp) * vstep;
     c.vstep = vstep;
   } else if (form == kExplicit) {
     for (uint32_t s = 0; s < spp; ++s) {
-      st[s].lba = c.lba + unzz(get(p));
-      st[s].version = c.ver + unzz(get(p));
-      c.lba = st[s].lba + 1;
-      c.ver = st[s].version + 1;
+      lba[s] = c.lba + unzz(get(p));
+      ver[s] = c.ver + unzz(get(p));
+      c.lba = lba[s] + 1;
+      c.ver = ver[s] + 1;
     }
     c.vstep = 1;
   } else {
-    for (uint32_t s = 0; s < spp; ++s) st[s] = SectorStamp{};
+    for (uint32_t s = 0; s < spp; ++s) {
+      lba[s] = kNoLba;
+      ver[s] = 0;
+    }
   }
-  if (oob) {
-    oob->kind = PageKind(h & kKindMask);
-    oob->sequence = c.seq;
-  }
-  if (h & kOwnOob) {
+  if (!oob) return p;  // the rest is OOB only; the cursor past it is not needed any more
+  oob->kind = PageKind(h & kKindMask);
+  oob->sequence = c.seq;
+  const uint8_t oform = (h2 >> 3) & 3;
+  if ((h & kOwnOob) && oform != kOobExplicit) {
+    const uint64_t v = c.oob + unzz(get(p));
+    for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(oform == kOobRun ? v + s : v);
+  } else if (h & kOwnOob) {
     for (uint32_t s = 0; s < spp; ++s) {
       const uint64_t v = c.oob + unzz(get(p));
-      if (oob) oob->lba[s] = uint32_t(v);
+      oob->lba[s] = uint32_t(v);
       c.oob = v + 1;
     }
-  } else if (oob) {
-    for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(st[s].lba);
+  } else {
+    for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(lba[s]);
   }
   const uint8_t dform = h2 & 3;
   if (dform == kDRun) {
     const uint64_t d = c.dseq + unzz(get(p));
-    if (oob)
-      for (uint32_t s = 0; s < spp; ++s) oob->data_seq[s] = d + s;
-    c.dseq = d + spp;
+    for (uint32_t s = 0; s < spp; ++s) oob->data_seq[s] = d + s;
   } else if (dform == kDExplicit) {
     const uint8_t mask = *p++;
     for (uint32_t s = 0; s < spp; ++s) {
@@ -188,8 +215,52 @@ const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, Sect
         d = c.dseq + unzz(get(p));
         c.dseq = d + 1;
       }
-      if (oob) oob->data_seq[s] = d;
+      oob->data_seq[s] = d;
     }
+  }
+  return p;
+}
+
+// Moves the cursor past one page as decode() does, without producing the page: what a
+// read does for the pages between its keyframe and its page.
+inline const uint8_t* skip(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp) {
+  const uint8_t h = *p++;
+  if (h & kCont) {
+    c.lba += spp;
+    c.ver += uint64_t(spp) * c.vstep;
+    if (c.dmode == kDRun) c.dseq += spp;
+    return p;
+  }
+  const uint8_t h2 = *p++;
+  if (!(h2 & kSameSeq)) c.seq += unzz(get(p));
+  const uint8_t form = (h >> 4) & 3;
+  if (form == kRun) {
+    const uint8_t vstep = (h >> 6) & 1;
+    c.lba += unzz(get(p)) + spp;
+    c.ver += unzz(get(p)) + uint64_t(spp) * vstep;
+    c.vstep = vstep;
+  } else if (form == kExplicit) {
+    for (uint32_t s = 0; s < spp; ++s) {
+      c.lba += unzz(get(p)) + 1;
+      c.ver += unzz(get(p)) + 1;
+    }
+    c.vstep = 1;
+  }
+  if (h & kOwnOob) {
+    const uint8_t oform = (h2 >> 3) & 3;
+    if (oform != kOobExplicit) {
+      c.oob += unzz(get(p)) + (oform == kOobRun ? spp : 1);
+    } else {
+      for (uint32_t s = 0; s < spp; ++s) c.oob += unzz(get(p)) + 1;
+    }
+  }
+  const uint8_t dform = h2 & 3;
+  if (dform == kDRun) {
+    c.dseq += unzz(get(p)) + spp;
+  } else if (dform == kDExplicit) {
+    const uint8_t mask = *p++;
+    for (uint32_t s = 0; s < spp; ++s)
+      if (mask & (1u << s)) c.dseq += unzz(get(p)) + 1;
   }
   c.dmode = dform;
   return p;
@@ -219,7 +290,8 @@ void NandBlock::program_next(const NandBlockShape& shape, const SectorStamp* sta
                              bool failed) {
   if (!storage_) {
     storage_ = std::make_unique<Storage>();
-    storage_->keys.reset(new uint32_t[(shape.pages + kKeyPages - 1) / kKeyPages]);
+    storage_->key_count = (shape.pages + kKeyPages - 1) / kKeyPages;
+    storage_->keys.reset(new uint32_t[storage_->key_count]);
   }
   Storage& st = *storage_;
   const uint32_t page = next_page_++;
@@ -247,18 +319,18 @@ bool NandBlock::read(const NandBlockShape& shape, uint32_t page, uint32_t first,
   const uint8_t* p = st.bytes.data + st.keys[page / kKeyPages];
   Cursor c;
   c.seq = st.seq_base;
-  SectorStamp stamps[kMaxSectorsPerPage];
+  uint64_t lba[kMaxSectorsPerPage], ver[kMaxSectorsPerPage];
   uint8_t head = 0;
-  for (uint32_t q = page - page % kKeyPages; q < page; ++q) p = decode(p, c, spp, stamps, nullptr, head);
+  for (uint32_t q = page - page % kKeyPages; q < page; ++q) p = skip(p, c, spp);
   if (oob) *oob = PageOob{};
-  decode(p, c, spp, stamps, oob, head);
-  for (uint32_t s = 0; s < count; ++s) out[s] = stamps[first + s];
+  decode(p, c, spp, lba, ver, oob, head);
+  for (uint32_t s = 0; s < count; ++s) out[s] = SectorStamp{lba[first + s], ver[first + s]};
   return (head & kFailedBit) == 0;
 }
 
 size_t NandBlock::storage_bytes() const {
   if (!storage_) return 0;
-  return sizeof(Storage) + storage_->bytes.cap;  // keys: a few bytes per 16 pages, left out
+  return sizeof(Storage) + storage_->key_count * sizeof(uint32_t) + storage_->bytes.cap;
 }
 
 }  // namespace ufs

@@ -9,8 +9,8 @@
 // the 24 a plain array of stamps and OOB fields costs; random data takes ~10. Every
 // field still round-trips exactly (any 64-bit value). A read decodes from the page's
 // keyframe (every kKeyPages pages the coder starts afresh; their byte offsets are
-// kept), so it touches a few hundred contiguous bytes at most. Storage is allocated on
-// the first program and kept across erases, so an unwritten block costs a few bytes
+// kept), so it touches a few dozen contiguous bytes, skipping at most 7 pages. Storage
+// is allocated on the first program and kept across erases, so an unwritten block costs a few bytes
 // and a 512 GiB device costs memory only where it was written.
 #pragma once
 #include <cstdint>
@@ -28,7 +28,7 @@ struct NandBlockShape {
 
 class NandBlock {
  public:
-  static constexpr uint32_t kKeyPages = 16;  // pages per keyframe
+  static constexpr uint32_t kKeyPages = 8;  // pages per keyframe
 
   // Pages [0, next_page) have been programmed since the last erase (NAND programs
   // pages of a block in order, so this one pointer says which pages are erased).
@@ -86,6 +86,7 @@ class NandBlock {
     Cursor tail;                          // prediction after page next_page_ - 1
     uint64_t seq_base = 0;                // sequence of page 0 (keyframes code against it)
     std::unique_ptr<uint32_t[]> keys;     // byte offset of page k * kKeyPages
+    uint32_t key_count = 0;
     Bytes bytes;
   };
   std::unique_ptr<Storage> storage_;
