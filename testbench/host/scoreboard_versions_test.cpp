@@ -35,6 +35,43 @@ TEST_CASE("Scoreboard versions: every value round-trips, untouched blocks are ab
   CHECK(t.get(7) == ~0ull);
 }
 
+TEST_CASE("Scoreboard versions: a chunk written in order stays narrow, one out of range widens it keeping every value",
+          "[scoreboard]") {
+  ScoreboardVersions t(~0ull - 1);
+  // Chunk 0: versions in LBA order, some completing out of order, an unmap: stays narrow.
+  for (uint64_t lba = 0; lba < ScoreboardVersions::kChunk; ++lba) t.set(lba, 1000000 + (lba ^ 3));
+  t.set(17, ~0ull);
+  t.set(18, 1000000 - 100);  // an older write completing late: within the slack
+  CHECK_FALSE(t.chunk_wide(0));
+  // Chunk 1: a version far from the first one widens it.
+  const uint64_t c1 = ScoreboardVersions::kChunk;
+  t.set(c1 + 5, 7);
+  t.set(c1 + 6, ~0ull);
+  t.set(c1 + 7, 9);
+  CHECK_FALSE(t.chunk_wide(1));
+  t.set(c1 + 8, 7 + 70000);
+  CHECK(t.chunk_wide(1));
+  t.set(c1 + 9, 1ull << 40);
+  CHECK(t.get(c1 + 5) == 7);
+  CHECK(t.get(c1 + 6) == ~0ull);
+  CHECK(t.get(c1 + 7) == 9);
+  CHECK(t.get(c1 + 8) == 70007);
+  CHECK(t.get(c1 + 9) == 1ull << 40);
+  CHECK(t.get(c1 + 10) == ~0ull - 1);
+  // A chunk whose first record is an unmap takes its base from the first version after it.
+  const uint64_t c2 = 2 * ScoreboardVersions::kChunk;
+  t.set(c2, ~0ull);
+  t.set(c2 + 1, 5000000000ull);
+  CHECK_FALSE(t.chunk_wide(2));
+  CHECK(t.get(c2) == ~0ull);
+  CHECK(t.get(c2 + 1) == 5000000000ull);
+  for (uint64_t lba = 0; lba < ScoreboardVersions::kChunk; ++lba)
+    if (lba != 17 && lba != 18) REQUIRE(t.get(lba) == 1000000 + (lba ^ 3));
+  CHECK(t.get(17) == ~0ull);
+  CHECK(t.get(18) == 1000000 - 100);
+  CHECK(t.chunks_allocated() == 3);
+}
+
 TEST_CASE("Scoreboard versions: random sets agree with a plain map, chunks only where written", "[scoreboard]") {
   ScoreboardVersions t(42);
   std::map<uint64_t, uint64_t> ref;
