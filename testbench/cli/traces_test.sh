@@ -12,7 +12,7 @@ check() {  # check NAME CONDITION-STATUS DETAIL
   if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; failures=$((failures + 1)); fi
 }
 unset UFS_TRACE_DIR XDG_CACHE_HOME
-export UFS_SHARED_DIR="$tmp/no-shared"  # never the machine's ../shared
+export UFS_SHARED_DIR="$tmp/no-shared"  # the program's shared-folder fallback points at an empty temporary folder: the test makes its own inputs
 
 # A manifest of two small files, with a local source holding them.
 mkdir -p "$tmp/src"
