@@ -1,6 +1,7 @@
 #include "command/read_engine.h"
 #include <algorithm>
 #include "command/buffer_layout.h"
+#include "flash/page_run.h"
 
 namespace ufs {
 
@@ -74,12 +75,9 @@ void ReadEngine::look_up(uint32_t seg) {
   Segment& g = segments_[seg];
   Command& t = commands_[g.tag];
   const uint32_t n = g.blocks;
-  // The open run of sectors of one page: one read.
-  FlashAddress at;
-  uint32_t first_sector = 0, count = 0, prev_ppa = 0;
-  uint64_t buffer = 0;
-  auto submit = [&] {
-    flash_.read(client_, seg, at, first_sector, count, buffer);
+  PageRun run;  // the open run of sectors of one page: one read
+  auto submit = [&](const PageRun& r) {
+    flash_.read(client_, seg, r.at, r.first_sector, r.count, r.buffer);
     ++g.pending_reads;
   };
   hal_.l2p_sram_access(4 * n, false);
@@ -98,19 +96,9 @@ void ReadEngine::look_up(uint32_t seg) {
       hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
       continue;
     }
-    if (count && e == prev_ppa + 1 && blocks_.sector_of(e) != 0 && buffer + uint64_t(count) * kSectorBytes == dst) {
-      ++count;
-      prev_ppa = e;
-      continue;
-    }
-    if (count) submit();
-    at = blocks_.address_of(blocks_.block_of(e), blocks_.page_of(e));
-    first_sector = blocks_.sector_of(e);
-    count = 1;
-    buffer = dst;
-    prev_ppa = e;
+    run.add(blocks_, e, dst, submit);
   }
-  if (count) submit();
+  run.close(submit);
   stats_.flash_reads += g.pending_reads;
   if (g.pending_reads == 0) segment_ready(seg);
   else latency_.begin(g.tag, LatencyPart::Nand, hal_.now_ps());
