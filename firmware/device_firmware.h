@@ -34,15 +34,15 @@
 #include "query/query_server.h"
 #include "scsi/scsi_command.h"
 #include "stats_visitor.h"
+#include "write/gc_units.h"
+#include "write/page_fill.h"
+#include "write/unit_placement.h"
+#include "write/write_cache.h"
 
 namespace ufs {
 
 struct FirmwareStats {
   uint64_t host_write_blocks = 0;
-  uint64_t host_program_sectors = 0;   // sectors programmed for host data (incl. stale)
-  uint64_t padding_sectors = 0;        // sectors padded to close a partial program unit
-  uint64_t host_page_sectors = 0;      // page space programmed for host data: whole host units (data,
-                                       // read-modify-write fill, padding); space utilisation's denominator
   uint64_t unmapped_blocks = 0;
   uint64_t flushes = 0;
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
@@ -58,13 +58,11 @@ struct FirmwareStats {
   uint64_t write_protected = 0;       // 1 once the spare blocks ran out and the device became read-only
   uint64_t write_protect_rejects = 0; // writes, UNMAPs and syncs refused (DATA PROTECT) since
   uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
-  uint64_t rmw_flash_sectors = 0;     // sectors of the rest of a logical page read from NAND
-  uint64_t rmw_cache_sectors = 0;     // ... copied from the write cache
 };
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
-                       private BufferWaiters, private UnitPlacer, private ObsoleteCopyListener, private GcUnits,
-                       private GcEraseListener {
+                       private BufferWaiters, private GcEraseListener, private DurabilityListener,
+                       private UnitsFreedListener {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -138,78 +136,28 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
     bool rejected = false;     // Write: refused (write protected) once its data in flight has arrived
   };
 
-  // ---- program units: unit_sectors_ slots programmed together on one die
-  enum class UnitState : uint8_t { Free, Filling, Sealed, Programming };
-  struct Unit : UnitPlace {      // where it goes (GC units stay on their die); capacity: slots it holds
-                                 // (unit_sectors_; hybrid: one small or large page)
-    UnitState state = UnitState::Free;
-    uint32_t first_slot = 0;
-    uint8_t absorbed = 0;        // hybrid: > 0: this slot is that many slots into the large unit before it
-    uint32_t assigned = 0;       // slots given to data (the rest is padding once sealed)
-    uint32_t arrived = 0;        // slots whose data is in the buffer
-    uint32_t pending_reads = 0;  // GC reads still coming
-    uint32_t programs_pending = 0;   // program ops of the unit in flight (a logical page may need several)
-    bool program_failed = false;
-    bool flush = false;              // a WriteBooster flush's unit (its pace: FlushPacer)
-    std::vector<uint64_t> lbas;      // per slot: LBA or kNoLba
-    // Per slot, GC: the source PPA; host: the NAND copy the cached data supersedes, kept
-    // valid until this unit is programmed (a power loss before that must find it).
-    std::vector<uint32_t> old_ppa;
-    std::vector<uint64_t> data_seq;  // per slot: sequence of the host write that produced it (OOB)
-    std::vector<uint8_t> fua_tag;    // per slot: FUA command waiting on it (0xFF none)
-    std::vector<uint8_t> sync_tags;  // SYNCHRONIZE CACHE commands waiting on this unit
-  };
-
   // command handling
   void start_write(const HostCommand& c, const ScsiCommand& s);
   void request_write_data(uint8_t tag);
-  void write_data_arrived(uint32_t unit, uint32_t pos, uint32_t count);
   void start_sync(const HostCommand& c);
   void start_unmap(const HostCommand& c, const ScsiCommand& s);
   void finish_unmap(uint8_t tag);
   void retry_waiters();   // reads, then writes
   void retry_waiting() override;  // BufferWaiters: writes waiting for a unit
-  // logical pages: the filling host unit for an LBA; the rest of a logical page a write
-  // does not cover, from the cache, zeros or NAND (read-modify-write)
+  // logical pages: the filling host unit for an LBA
   uint32_t& filling_unit(uint64_t lba);
-  void fill_rest_of_page(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n);
-  void fill_read_done(uint32_t index, const FlashCompletion& c);
-
-  // units and programming
-  uint32_t allocate_unit(WriteStream stream, bool may_use_reserve, bool large = false);
-  // The unit holding write-cache slot `slot` and the slot's position in it.
-  Unit& unit_of_slot(uint32_t slot, uint32_t& pos) {
-    uint32_t i = (slot - read_slots_) / unit_stride_;
-    pos = (slot - read_slots_) % unit_stride_;
-    if (units_[i].absorbed) { pos = units_[i].absorbed; i -= pos; }  // hybrid: inside a large unit
-    return units_[i];
-  }
   // Hybrid page size: the write-cache slots of a large unit.
   uint32_t large_capacity() const { return geo_.large_sectors_per_page(); }
-  void seal_unit(uint32_t unit);
-  void try_program_unit(uint32_t unit);
-  bool place_unit(UnitPlace& u);
-  bool place(UnitPlace& u) override { return place_unit(u); }                // UnitPlacer
-  void copy_obsolete(uint32_t entry) override { invalidate_old(entry); }    // ObsoleteCopyListener
-  void unit_programmed(uint32_t unit, FlashStatus status);
-  void release_unit(uint32_t unit);
-  void invalidate_old(uint32_t entry);
-  // The superseded NAND copy recorded for a write-cache entry (L2pMap::is_cached(e)).
-  uint32_t& superseded_copy(uint32_t cached_entry);
+  // DurabilityListener (FUA writes, SYNCHRONIZE CACHE), UnitsFreedListener
+  void fua_sector_programmed(uint8_t tag) override;
+  void sync_unit_programmed(uint8_t tag) override;
+  void units_freed() override { retry_waiters(); }
 
   // power-loss recovery
   void issue_recovery_read(uint32_t die);
   void recovery_read_done(uint32_t die, const FlashCompletion& c);
   void finish_recovery();
 
-  // GcUnits: the write cache's units as the garbage collector fills them
-  uint32_t gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) override;
-  uint32_t gc_unit_room(uint32_t unit) const override { return units_[unit].capacity - units_[unit].assigned; }
-  uint64_t gc_stage(uint32_t unit, uint32_t from, uint32_t n, uint32_t& pos) override;
-  void gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, const PageOob& oob) override;
-  void gc_seal(uint32_t unit) override { seal_unit(unit); }
-  void gc_release(uint32_t unit) override { release_unit(unit); }
-  bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) override;
   // GcEraseListener
   void space_returned(uint32_t die) override;
 
@@ -235,12 +183,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   L2pMap map_;
   uint32_t spp_;
   uint32_t unit_sectors_;            // write unit: a logical page or a program unit, the larger
-  uint32_t prog_sectors_;            // sectors of one program op (program_pages pages)
   uint32_t lp_sectors_;              // logical page
   bool hybrid_;                      // hybrid page size: small- and large-page pools
-  uint32_t unit_stride_;             // write-cache slots between unit descriptors (hybrid: 1)
   std::unique_ptr<HybridPoolShares> shares_;  // hybrid: each pool's share of the data (null: off)
-  std::unique_ptr<HybridSlotRuns> slot_runs_;  // hybrid: write-cache slots of small and large units
   AllocationPolicy alloc_;
   uint32_t read_slots_;
   std::vector<TagState> tags_;
@@ -255,23 +200,19 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void refuse(uint8_t tag);           // the same for a command in progress
   LatencySplit latency_{256};
   CommandTable table_;
-  std::vector<Unit> units_;
-  std::vector<uint32_t> free_units_;
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
-  uint32_t next_pool_ = 0;           // striping pointer (index in the stripe order)
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
-  std::deque<uint32_t> program_waiters_;  // units waiting for a die with space
   FlashPort flash_;
   uint32_t flash_client_ = 0;
   MapStore map_store_;
+  UnitPlacement placement_;
+  WriteCache cache_;
+  CacheGcUnits gc_units_;
+  PageFill fill_;
   MapWriter map_writer_;
   ReadEngine reads_;
   GarbageCollector gc_;
-  struct FillRead { uint32_t unit, pos, count; };
-  std::vector<FillRead> fill_reads_;
-  std::vector<uint32_t> free_fill_reads_;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
-  uint32_t next_map_die_ = 0;
   void command_ended() override { idle_.command_ended(); }  // CommandEndListener
   IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
   std::unique_ptr<WriteBooster> wb_;

@@ -20,6 +20,20 @@ class ObsoleteCopyListener {
   virtual void copy_obsolete(uint32_t entry) = 0;
 };
 
+// The write cache about the units GC fills (GcUnits, gc/garbage_collector.h) and the data
+// it supersedes.
+class GcUnitEvents {
+ public:
+  virtual ~GcUnitEvents() = default;
+  // A GC unit's sector landed at `to` (moved from `from`); then the whole unit was programmed.
+  virtual void moved(uint64_t lba, uint32_t from, uint32_t to) = 0;
+  virtual void unit_programmed(uint32_t die, bool flush_unit) = 0;
+  // A unit came free: dies waiting for one go on.
+  virtual void units_freed() = 0;
+  // A sector of a victim on `die` became invalid: the victim may be empty now.
+  virtual void victim_may_be_empty(uint32_t die) = 0;
+};
+
 // Idle time: every dirty map page in SRAM goes back to NAND (map/map_writer.h).
 class IdleWriteBack {
  public:

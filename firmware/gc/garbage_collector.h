@@ -89,7 +89,7 @@ class FlushPacer {
   virtual void slc_block_erased(uint32_t block) = 0;
 };
 
-class GarbageCollector : public FlashClient, public FreeSpaceListener, public IdleTask {
+class GarbageCollector : public FlashClient, public FreeSpaceListener, public IdleTask, public GcUnitEvents {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                    FlashPort& flash, GcUnits& units, MapBlockCleaner& maps, GcEraseListener& erased,
@@ -108,13 +108,11 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
   void hold(bool on) { held_ = on; }                  // no new victims (preconditioning)
   void stop() { stopped_ = true; }                    // read-only device: nothing more is written
 
-  // The write cache freed a unit: dies waiting for one go on.
-  void units_freed();
-  // A sector of a victim on `die` became invalid: the victim may be empty now.
-  void victim_may_be_empty(uint32_t die) { maybe_erase_victim(die); }
-  // A GC unit's sector landed at `to` (moved from `from`); then the whole unit was programmed.
-  void moved(uint64_t lba, uint32_t from, uint32_t to);
-  void unit_programmed(uint32_t die, bool flush_unit);
+  // GcUnitEvents: the write cache about its units and superseded data.
+  void units_freed() override;
+  void victim_may_be_empty(uint32_t die) override { maybe_erase_victim(die); }
+  void moved(uint64_t lba, uint32_t from, uint32_t to) override;
+  void unit_programmed(uint32_t die, bool flush_unit) override;
 
   // WriteBooster flush: `victim` (an SLC block, state Victim) is emptied into the die's TLC
   // blocks at the pacer's pace; resume() after the pacer's answer may have changed.

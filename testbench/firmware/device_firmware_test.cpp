@@ -167,15 +167,15 @@ TEST_CASE("SYNCHRONIZE CACHE and FUA answer only once the data is on NAND", "[fi
   r.hw.run();
   const uint64_t acked = r.hw.now();
   CHECK(acked < 100'000'000);  // write-back: acknowledged from the cache
-  CHECK(r.fw.stats().host_program_sectors == 0);
+  CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 0);
   HostCommand s;
   s.tag = 2; s.cdb[0] = 0x35;
   r.hw.command(s);
   r.hw.run();
   CHECK(r.last().status == scsi_status::kGood);
   CHECK(r.hw.now() - acked >= 500'000'000);  // waited for tPROG
-  CHECK(r.fw.stats().host_program_sectors == 1);
-  CHECK(r.fw.stats().padding_sectors == 11);
+  CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 1);
+  CHECK(fw_count(r.fw, "ftl.padding_sectors") == 11);
   const uint64_t before = r.hw.now();
   r.hw.command(make_rw(3, true, 50, 2, true), stamps_for(50, 2, 2));
   r.hw.run();
@@ -193,7 +193,7 @@ TEST_CASE("Write-through: a write answers once its data is programmed, without F
     uint64_t answered = 0, programmed_at_answer = 0;
     r.hw.on_response = [&](const CommandResponse&) {
       answered = r.hw.now();
-      programmed_at_answer = r.fw.stats().host_program_sectors;
+      programmed_at_answer = fw_count(r.fw, "ftl.host_program_sectors");
     };
     // 40 blocks: more than one 16 KiB page (write unit) of 4 KiB sectors, the tail a partial unit.
     r.hw.command(make_rw(1, true, 8, 40), stamps_for(8, 40, 1));
@@ -219,7 +219,7 @@ TEST_CASE("A failed program is retried elsewhere without losing data", "[firmwar
   r.hw.command(make_rw(1, true, 0, 12), stamps_for(0, 12, 3));
   r.hw.run();
   CHECK(fw_count(r.fw, "ftl.program_failures") == 1);
-  CHECK(r.fw.stats().host_program_sectors == 12);
+  CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 12);
   r.hw.command(make_rw(2, false, 0, 12));
   r.hw.run();
   for (uint32_t i = 0; i < 12; ++i) CHECK(r.hw.host_in_[2][i] == (SectorStamp{i, 3}));
@@ -480,9 +480,9 @@ TEST_CASE("Logical pages: a small write reads the rest of its page from NAND and
   r.hw.run();
   REQUIRE(r.last().status == scsi_status::kGood);
   CHECK(r.fw.stats().rmw_writes == 1);
-  CHECK(r.fw.stats().rmw_flash_sectors == 14);
+  CHECK(fw_count(r.fw, "ftl.rmw_flash_sectors") == 14);
   CHECK(r.hw.data_reads_ - reads_before == 5);  // the other 14 sectors: runs within 16 KiB pages (36 and 39 apart)
-  CHECK(r.fw.stats().host_program_sectors == 32);
+  CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 32);
   // The page is whole again in one place: 16 consecutive sectors of one block.
   const uint32_t first = r.fw.map().get(32);
   REQUIRE(L2pMap::is_physical(first));
@@ -503,7 +503,7 @@ TEST_CASE("Logical pages: the rest comes from the write cache, never-written sec
   r.hw.run();
   flush(r);
   CHECK(r.fw.stats().rmw_writes == 2);
-  CHECK(r.fw.stats().rmw_flash_sectors + r.fw.stats().rmw_cache_sectors == 3);
+  CHECK(fw_count(r.fw, "ftl.rmw_flash_sectors") + fw_count(r.fw, "ftl.rmw_cache_sectors") == 3);
   r.hw.command(make_rw(3, false, 64, 16));
   r.hw.run();
   for (uint32_t i = 0; i < 16; ++i) {

@@ -113,9 +113,9 @@ TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 K
   // Space utilisation: 7 sectors written, 7 sectors of page space programmed, no padding.
   const FirmwareStats& s = r.fw.stats();
   CHECK(s.host_write_blocks == 7);
-  CHECK(s.host_program_sectors == 7);
-  CHECK(s.host_page_sectors == 7);
-  CHECK(s.padding_sectors == 0);
+  CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 7);
+  CHECK(fw_count(r.fw, "ftl.host_page_sectors") == 7);
+  CHECK(fw_count(r.fw, "ftl.padding_sectors") == 0);
   CHECK(r.hw.violations_ == 0);
 
   // Reads go wherever the data is; the two sectors of an 8 KiB page come in one read.
@@ -147,11 +147,10 @@ TEST_CASE("Hybrid: random writes overwrite the device, GC cleans both pools, no 
     for (uint32_t i = 0; i < n; ++i) version[lba + i] = v;
     written += n;
   }
-  const FirmwareStats& s = r.fw.stats();
   CHECK(r.fw.gc().stats().victims > 0);
   CHECK(r.hw.large_erases_ > 0);              // GC of the large-page pool
   CHECK(r.hw.erases_ > r.hw.large_erases_);   // and of the small-page pool
-  CHECK(s.host_page_sectors == s.host_program_sectors);  // every host piece fits its page exactly
+  CHECK(fw_count(r.fw, "ftl.host_page_sectors") == fw_count(r.fw, "ftl.host_program_sectors"));  // every host piece fits its page exactly
   r.check_reads(span, [&](uint64_t lba) { return version[lba]; });
   CHECK(r.hw.violations_ == 0);
 }

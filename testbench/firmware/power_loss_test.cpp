@@ -153,7 +153,7 @@ void power_loss_cycles(FirmwareParams p, uint32_t cycles, FlashGeometry g = spo_
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);  // 400 ms: the device is full and GC runs
   REQUIRE(r.fw->gc().stats().victims > 0);
-  if (p.logical_page_kib > 4) REQUIRE(r.fw->stats().rmw_flash_sectors > 0);  // the cuts meet read-modify-writes
+  if (p.logical_page_kib > 4) REQUIRE(fw_count(*r.fw, "ftl.rmw_flash_sectors") > 0);  // the cuts meet read-modify-writes
   uint64_t lost = 0, wrong = 0, torn = 0, gc_before_cut = 0, max_recovery_ps = 0;
   for (uint32_t c = 0; c < cycles; ++c) {
     // Cut at a random instant 1..80 ms into this power cycle's I/O.

@@ -1,0 +1,232 @@
+#include "write/write_cache.h"
+#include <algorithm>
+#include "command/buffer_layout.h"
+
+namespace ufs {
+
+WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot,
+                       BlockManager& blocks, L2pMap& map, MapStore& store, FlashPort& flash, UnitPlacer& placer,
+                       GcUnitEvents& gc, FreeSpaceListener& space)
+    : hal_(hal),
+      params_(params),
+      shape_{geometry.sectors_per_page(), params.write_unit_sectors(geometry), geometry.large_sectors_per_page(),
+             first_slot, geometry.hybrid() ? 1 : params.write_unit_sectors(geometry), geometry.hybrid()},
+      blocks_(blocks),
+      map_(map),
+      store_(store),
+      flash_(flash),
+      client_(flash.attach(*this)),
+      placer_(placer),
+      gc_(gc),
+      space_(space) {
+  // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
+  // slot, a large-page unit an aligned run of `large` slots (the others absorbed).
+  const uint32_t unit_count = params.write_cache_kib / 4 / shape_.stride;
+  const uint32_t unit_slots = shape_.hybrid ? shape_.large : shape_.unit_sectors;
+  units_.resize(unit_count);
+  for (uint32_t i = 0; i < unit_count; ++i) {
+    Unit& u = units_[i];
+    u.first_slot = first_slot + i * shape_.stride;
+    u.capacity = shape_.unit_sectors;
+    u.lbas.assign(unit_slots, kNoLba);
+    u.old_ppa.assign(unit_slots, L2pMap::kUnmapped);
+    u.data_seq.assign(unit_slots, 0);
+    u.fua_tag.assign(unit_slots, kNoTag);
+  }
+  if (!shape_.hybrid) for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
+  if (shape_.hybrid) slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, shape_.large);
+}
+
+uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool large) {
+  // Host data may not take the last units: GC must always find one to make progress.
+  uint32_t i;
+  if (shape_.hybrid) {
+    // A small-page unit takes one slot, a large-page unit an aligned run (the run's other
+    // descriptors are absorbed into it); host data leaves a reserve for GC.
+    i = slot_runs_->allocate(large, may_use_reserve ? 0 : std::min<uint32_t>(2 * shape_.large, uint32_t(units_.size()) / 4));
+    if (i == HybridSlotRuns::kNone) return kNone;
+    for (uint32_t k = 1; large && k < shape_.large; ++k) units_[i + k].absorbed = uint8_t(k);
+  } else {
+    const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
+    if (free_units_.size() <= reserve) return kNone;
+    i = free_units_.back();
+    free_units_.pop_back();
+  }
+  Unit& u = units_[i];
+  u.capacity = !shape_.hybrid ? shape_.unit_sectors : large ? shape_.large : 1;
+  u.state = UnitState::Filling;
+  u.stream = stream;
+  u.assigned = 0;
+  u.arrived = 0;
+  u.pending_reads = 0;
+  u.block = BlockManager::kNoBlock;
+  u.pool = kNone;
+  u.open_slot = 0;
+  u.slc = false;
+  u.flush = false;
+  std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
+  std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
+  std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
+  u.sync_tags.clear();
+  return i;
+}
+
+// Data is in the cache: point the map at it (the old copy on NAND becomes invalid).
+void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) {
+  Unit& u = units_[unit];
+  hal_.l2p_sram_access(4 * count, true);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t lba = u.lbas[pos + i];
+    hal_.charge_cycles(params_.cycles_map_update);
+    const uint32_t e = map_.get(lba);
+    uint32_t older = e;
+    if (L2pMap::is_cached(e)) {  // overwritten in the cache: this copy takes over the NAND copy
+      uint32_t& owned = superseded_copy(e);
+      older = owned;
+      owned = L2pMap::kUnmapped;
+    }
+    u.old_ppa[pos + i] = older;
+    u.data_seq[pos + i] = flash_.next_sequence();
+    map_.set(lba, L2pMap::cached(u.first_slot + pos + i));
+  }
+  u.arrived += count;
+  try_program(unit);
+}
+
+void WriteCache::copy_obsolete(uint32_t e) {
+  if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
+  blocks_.mark_invalid(e);
+  const uint32_t block = blocks_.block_of(e);
+  if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.die_of_block(block));
+}
+
+void WriteCache::seal(uint32_t unit) {
+  Unit& u = units_[unit];
+  u.state = UnitState::Sealed;
+  if (u.assigned < u.capacity) {
+    hal_.zero_buffer(slot_address(u.first_slot + u.assigned), (u.capacity - u.assigned) * uint32_t(kSectorBytes));
+    stats_.padding_sectors += u.capacity - u.assigned;
+  }
+  try_program(unit);
+}
+
+void WriteCache::try_program(uint32_t unit) {
+  Unit& u = units_[unit];
+  if (u.state != UnitState::Sealed || u.arrived < u.assigned || u.pending_reads) return;
+  if (!placer_.place(u)) { program_waiters_.push_back(unit); return; }
+  u.state = UnitState::Programming;
+  // A unit larger than a program unit (a big logical page) goes as consecutive programs
+  // into consecutive pages of one block.
+  const uint64_t seq = flash_.next_sequence();
+  const uint32_t page_spp = shape_.hybrid ? u.capacity : shape_.spp;  // hybrid: a unit is one page of its pool's size
+  const uint32_t prog = params_.program_pages * page_spp;
+  u.programs_pending = u.capacity / prog;
+  u.program_failed = false;
+  for (uint32_t k = 0; k < u.programs_pending; ++k) {
+    std::vector<PageOob>& oob = flash_.program_oob(params_.program_pages);
+    for (uint32_t p = 0; p < params_.program_pages; ++p) {
+      PageOob& o = oob[p];
+      o.kind = PageKind::UserData;
+      o.sequence = seq;
+      for (uint32_t s = 0; s < page_spp; ++s) {
+        const uint64_t lba = u.lbas[k * prog + p * page_spp + s];
+        o.lba[s] = lba == kNoLba ? kNoOobLba : uint32_t(lba);
+        o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog + p * page_spp + s];
+      }
+    }
+    flash_.program(client_, unit, blocks_.address_of(u.block, u.page + k * params_.program_pages),
+                   params_.program_pages, slot_address(u.first_slot + k * prog));
+  }
+}
+
+void WriteCache::programmed(uint32_t unit, FlashStatus status) {
+  Unit& u = units_[unit];
+  if (status != FlashStatus::Ok) u.program_failed = true;
+  if (--u.programs_pending) return;  // the unit's other programs are still going
+  BlockInfo& b = blocks_.info(u.block);
+  --b.programs_in_flight;
+  if (u.program_failed) {
+    // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
+    flash_.count_program_failure();
+    const uint32_t failed_die = blocks_.die_of_block(u.block);
+    uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot, b.large);
+    if (open == u.block) open = BlockManager::kNoBlock;
+    b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
+    b.retire_after_gc = true;
+    u.state = UnitState::Sealed;
+    u.block = BlockManager::kNoBlock;
+    try_program(unit);
+    space_.free_space_changed(failed_die);
+    return;
+  }
+  hal_.l2p_sram_access(4 * u.capacity, true);
+  const uint32_t page_spp = blocks_.spp_of(u.block);
+  for (uint32_t s = 0; s < u.capacity; ++s) {
+    const uint64_t lba = u.lbas[s];
+    if (lba == kNoLba) continue;
+    const uint32_t ppa = blocks_.ppa(u.block, u.page + s / page_spp, s % page_spp);
+    const uint32_t e = map_.get(lba);
+    if (u.stream == WriteStream::Host) {
+      ++stats_.host_program_sectors;
+      if (e == L2pMap::cached(u.first_slot + s)) {
+        hal_.charge_cycles(params_.cycles_map_update);
+        store_.updated(lba);
+        map_.set(lba, ppa);
+        blocks_.mark_valid(ppa);
+        copy_obsolete(u.old_ppa[s]);  // the new copy is on NAND: the one it supersedes may go
+        u.old_ppa[s] = L2pMap::kUnmapped;
+      }
+      if (u.fua_tag[s] != kNoTag) durable_->fua_sector_programmed(u.fua_tag[s]);
+    } else {
+      gc_.moved(lba, u.old_ppa[s], ppa);
+    }
+  }
+  if (u.stream == WriteStream::Host) stats_.host_page_sectors += u.capacity;
+  if (wb_ && u.stream == WriteStream::Host)
+    (u.slc ? wb_->stats().slc_write_sectors : wb_->stats().tlc_write_sectors) += u.assigned;
+  for (uint8_t tag : u.sync_tags) durable_->sync_unit_programmed(tag);
+  const uint32_t die = u.die;
+  const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
+  const bool flush_unit = u.flush;
+  release(unit);
+  if (gc_unit) gc_.unit_programmed(die, flush_unit);
+}
+
+void WriteCache::release(uint32_t unit) {
+  Unit& u = units_[unit];
+  u.state = UnitState::Free;
+  if (shape_.hybrid) {
+    for (uint32_t k = 1; k < u.capacity; ++k) units_[unit + k].absorbed = 0;
+    slot_runs_->release(unit, u.capacity > 1);
+  } else {
+    free_units_.push_back(unit);
+  }
+  gc_.units_freed();  // a freed unit may unblock GC first (it frees blocks), then host writes
+  if (freed_) freed_->units_freed();
+}
+
+void WriteCache::retry_programs() {
+  for (size_t n = program_waiters_.size(); n > 0; --n) {
+    const uint32_t unit = program_waiters_.front();
+    program_waiters_.pop_front();
+    try_program(unit);
+  }
+}
+
+bool WriteCache::busy() const {
+  for (const auto& u : units_) if (u.state == UnitState::Programming || u.state == UnitState::Sealed) return true;
+  return false;
+}
+
+void WriteCache::count_states(uint32_t (&states)[4]) const {
+  for (uint32_t& n : states) n = 0;
+  for (const auto& u : units_) ++states[uint32_t(u.state)];
+}
+
+void WriteCache::visit_stats(StatsVisitor& v) const {
+  v.count("ftl.host_program_sectors", stats_.host_program_sectors, "sectors", "sectors programmed for host data");
+  v.count("ftl.padding_sectors", stats_.padding_sectors, "sectors", "sectors padded to close a partial unit");
+  v.count("ftl.host_page_sectors", stats_.host_page_sectors, "sectors", "page space programmed for host data");
+}
+
+}  // namespace ufs
