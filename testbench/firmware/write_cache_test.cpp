@@ -234,7 +234,7 @@ TEST_CASE("Write cache: data overwritten in the cache takes over the NAND copy i
   CHECK(r.blocks.info(old_block).valid == 15);
 }
 
-TEST_CASE("Write cache: host data leaves GC the last unit; a failed program retires the block and goes again",
+TEST_CASE("Write cache: host data leaves GC the last unit, and a failed program retires the block and goes again",
           "[firmware][write]") {
   Rig r;
   std::vector<uint32_t> units;
@@ -282,7 +282,7 @@ TEST_CASE("Write cache: a unit with no die to go to waits until space returns", 
   CHECK(L2pMap::is_physical(r.map.get(7)));
 }
 
-TEST_CASE("GC units: moved data keeps its LBA and age; the map follows a live copy or the copy cached data backs",
+TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a live copy or the copy cached data backs",
           "[firmware][write]") {
   Rig r;
   const uint32_t victim = r.data_block(0, 100);
