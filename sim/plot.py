@@ -282,15 +282,16 @@ def plot_experiment(plt, csv_path, out_dir, kind):
                                                             ",".join(sorted(header)) or "no rows"))
     written = []
     for study, panels in experiment_panels(rows).items():
-        # A grid, at most three panels a row: a study of 16 metrics stays readable.
-        ncols = min(3, len(panels))
-        nrows = (len(panels) + ncols - 1) // ncols
-        fig, axes = plt.subplots(nrows, ncols, figsize=(6.0 * ncols, 4.3 * nrows), squeeze=False)
-        flat = [ax for row in axes for ax in row]
-        for ax, (panel, points) in zip(flat, panels.items()):
-            draw_metric(ax, panel, points, kind)
-        for ax in flat[len(panels):]:
-            ax.set_visible(False)
+        # A grid, at most three panels a row: a study of 16 metrics stays readable; a panel
+        # with many categories (18 apps x 2 semantics) gets a whole row so its labels fit.
+        placement = grid_placement([len(category_labels(points)) > WIDE_PANEL_CATEGORIES
+                                    for points in panels.values()])
+        nrows = max(r for r, _, _ in placement) + 1
+        ncols = min(3, max(c + span for _, c, span in placement))
+        fig = plt.figure(figsize=(6.0 * ncols, 4.6 * nrows))
+        grid = fig.add_gridspec(nrows, ncols)
+        for (r, c, span), (panel, points) in zip(placement, panels.items()):
+            draw_metric(fig.add_subplot(grid[r, c:c + span]), panel, points, kind)
         fig.suptitle(study)
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", study) + ".png"
         written.append(save(fig, out_dir, name, None))
@@ -300,6 +301,53 @@ def plot_experiment(plt, csv_path, out_dir, kind):
 
 def series_of(p):
     return p.get("series") or ""
+
+
+WIDE_PANEL_CATEGORIES = 10  # more x categories than this: the panel takes a whole row
+LOG_SPAN = 100              # positive values spanning this factor or more: logarithmic y axis
+LABELLED_BARS = 16          # up to this many bars in a panel carry their value (a 0 is seen)
+
+
+def category_labels(points):
+    return list(dict.fromkeys(p["x"] for p in points))
+
+
+def grid_placement(wide):
+    """Panels in order -> (row, first column, columns spanned): three narrow panels a row, a
+    wide panel alone on a full row (the row in progress is closed first)."""
+    placement, row, col = [], 0, 0
+    ncols = min(3, len(wide)) if not any(wide) else 3
+    for w in wide:
+        if w:
+            if col:
+                row, col = row + 1, 0
+            placement.append((row, 0, ncols))
+            row += 1
+        else:
+            placement.append((row, col, 1))
+            col += 1
+            if col == ncols:
+                row, col = row + 1, 0
+    return placement
+
+
+def tick_labels(ax, labels, wide):
+    """Category labels that stay legible: long ones wrapped, many ones turned further."""
+    import textwrap
+    wrapped = ["\n".join(textwrap.wrap(x, 18)) or x for x in labels]
+    longest = max((len(x) for x in labels), default=0)
+    crowded = len(labels) * min(longest, 18) > (110 if wide else 40)
+    rotation = 60 if crowded else (20 if longest > 6 else 0)
+    ax.set_xticklabels(wrapped, rotation=rotation, ha="right" if rotation else "center",
+                       fontsize="small" if crowded else None, rotation_mode="anchor" if rotation else "default")
+
+
+def short_number(v):
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000:
+        return "{:,.0f}".format(v)
+    return "%.3g" % v
 
 
 def draw_metric(ax, metric, points, kind):
@@ -343,10 +391,12 @@ def draw_metric(ax, metric, points, kind):
             offset = (k - (len(bars) - 1) / 2) * width
             keep = [j for j, v in enumerate(values) if not math.isnan(v)]
             style = dict(facecolor="none", edgecolor=color, hatch="//") if column == "published" else dict(color=color)
-            ax.bar([j + offset for j in keep], [values[j] for j in keep], width,
-                   label=((s + ": ") if s else "") + column, **style)
+            container = ax.bar([j + offset for j in keep], [values[j] for j in keep], width,
+                               label=((s + ": ") if s else "") + column, **style)
+            if sum(len(b[3]) for b in bars) <= LABELLED_BARS:
+                ax.bar_label(container, labels=[short_number(values[j]) for j in keep], fontsize="x-small", padding=2)
         ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels(xs, rotation=20 if max(len(x) for x in xs) > 6 else 0)
+        tick_labels(ax, xs, len(xs) > WIDE_PANEL_CATEGORIES)
         ax.set_xlim(-0.7, len(xs) - 0.3)  # keeps a lone bar from filling the panel
         ax.axhline(0, color="black", linewidth=0.8)
     ax.set_title(metric.strip())
@@ -358,11 +408,17 @@ def draw_metric(ax, metric, points, kind):
     ax.set_ylabel(unit if unit else metric.strip())
     ax.grid(True, alpha=0.3)
     values = [_float(p[c]) for p in points for c in ("published", "model")]
-    if all(v >= 0 for v in values if not math.isnan(v)):
-        ax.set_ylim(bottom=0)  # throughputs and latencies read best from zero; gains may be negative
     finite = [v for v in values if not math.isnan(v)]
-    if finite and max(finite) > 0:
-        ax.set_ylim(top=max(finite) * 1.3)  # room for the legend above the tallest bar or point
+    if len(finite) >= 3 and min(finite) > 0 and max(finite) / min(finite) >= LOG_SPAN:
+        # 200 us beside 1 s: on a linear axis the small bars vanish
+        ax.set_yscale("log")
+        ax.set_ylabel(ax.get_ylabel() + " (log scale)")
+        ax.set_ylim(top=max(finite) * 8)  # room for the legend
+    else:
+        if all(v >= 0 for v in finite):
+            ax.set_ylim(bottom=0)  # throughputs and latencies read best from zero; gains may be negative
+        if finite and max(finite) > 0:
+            ax.set_ylim(top=max(finite) * 1.3)  # room for the legend above the tallest bar or point
     ax.legend(fontsize="small", loc="upper right")
 
 
@@ -383,7 +439,8 @@ def print_table(study, panels):
 def save(fig, out_dir, name, title):
     if title:
         fig.suptitle(title, fontsize="small")
-    fig.tight_layout()
+    # keep the figure's title clear of the first row's panel titles
+    fig.tight_layout(rect=(0, 0, 1, 0.97) if fig._suptitle is not None else None)
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name)
     fig.savefig(path, dpi=110)
