@@ -48,7 +48,7 @@ def test_table_from_csvs(tmp_path):
     p = run("--ufs-sim", fake_sim(tmp_path), "--runs", runs)
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0].startswith("| study | source |")
+    assert lines[0].startswith("| study | source |") and lines[0].endswith("| run at |")
     alpha = next(l for l in lines if "`alpha`" in l)
     # the label with a comma came through the CSV whole; the difference is the model's
     assert "read, random QD 1: 100 -> 104 us (+4.0%)" in alpha
@@ -107,3 +107,6 @@ def test_real_study_run(sim, tmp_path):
     assert p.returncode == 0, p.stderr
     row = [l for l in p.stdout.splitlines() if "`atc08-package-reads`" in l]
     assert len(row) == 1 and "pages/s" in row[0] and "->" in row[0]
+    # the run records which checkout's model made it, and the table says so
+    commit = open(tmp_path / "runs" / "atc08-package-reads" / "commit.txt").read().strip()
+    assert commit and row[0].endswith("| %s |" % commit)
