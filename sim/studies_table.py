@@ -96,7 +96,12 @@ def cell(text):
 
 
 def label(row):
-    return row["metric"] + (" " + row["x"] if row["x"] else "")
+    metric = row["metric"].strip()  # "  of which NAND": indented under its parent in the study's print
+    return metric + (" " + row["x"].strip() if row["x"].strip() else "")
+
+
+def with_unit(value, unit):
+    return fmt(value) + (" " + unit if unit else "")
 
 
 def outside(row):
@@ -113,10 +118,10 @@ def result_cell(rows, model_only_limit):
             continue
         diff = "" if r["published"] == 0 else " (%+.1f%%)" % (100 * (r["model"] / r["published"] - 1))
         mark = " **outside +/-%g%%**" % (100 * r["tolerance"]) if outside(r) else ""
-        parts.append("%s: %s -> %s %s%s%s" % (label(r), fmt(r["published"]), fmt(r["model"]), r["unit"], diff, mark))
+        parts.append("%s: %s -> %s%s%s" % (label(r), fmt(r["published"]), with_unit(r["model"], r["unit"]), diff, mark))
     model_only = [r for r in rows if math.isnan(r["published"])]
     for r in model_only[:model_only_limit]:
-        parts.append("%s: %s %s" % (label(r), fmt(r["model"]), r["unit"]))
+        parts.append("%s: %s" % (label(r), with_unit(r["model"], r["unit"])))
     if len(model_only) > model_only_limit:
         parts.append("(%d more model-only rows in the CSV)" % (len(model_only) - model_only_limit))
     return "; ".join(parts)
