@@ -1,158 +1,9 @@
 // FlashController (flash demux) features beyond the foundation: cell types and
 // SLC mode, multi-plane operations, copy-back, cache read, bad blocks and injected
 // failures, program suspend for reads, ganging; and a speed check of the demux alone.
-// (The bench helpers repeat fcc_timing_bench.cpp's: each bench is its own program.)
-#include <catch2/catch.hpp>
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <chrono>
-#include <functional>
-#include <map>
 #include <random>
-#include <vector>
-#include "fcc/flash_controller.h"
-
-using namespace ufs;
-using sc_core::sc_time;
-using sc_core::SC_NS;
-using sc_core::SC_US;
-
-namespace {
-
-// The data buffer stand-in: one SectorStamp per 4 KiB, a fixed access latency.
-struct FakeBuffer : sc_core::sc_module {
-  tlm_utils::simple_target_socket<FakeBuffer> socket;
-  std::map<uint64_t, SectorStamp> sectors;  // by sector index (address / 4096)
-  sc_time latency;
-  uint64_t writes = 0, reads = 0;
-  FakeBuffer(sc_core::sc_module_name n, sc_time lat) : sc_module(n), socket("socket"), latency(lat) {
-    socket.register_b_transport(this, &FakeBuffer::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-    auto* s = reinterpret_cast<SectorStamp*>(p.get_data_ptr());
-    const uint64_t n = p.get_data_length() / kSectorBytes;
-    const uint64_t first = p.get_address() / kSectorBytes;
-    for (uint64_t i = 0; i < n; ++i) {
-      if (p.is_write()) sectors[first + i] = s[i];
-      else s[i] = sectors.count(first + i) ? sectors[first + i] : SectorStamp{};
-    }
-    (p.is_write() ? writes : reads) += 1;
-    delay += latency;
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
-
-struct Recorder : FlashCompletionListener {
-  struct Done {
-    FlashCompletion c;
-    sc_time t;
-  };
-  std::vector<Done> done;
-  void flash_complete(const FlashCompletion& c) override { done.push_back({c, sc_core::sc_time_stamp()}); }
-  const Done& of(uint64_t cookie) const {
-    for (const Done& d : done)
-      if (d.c.cookie == cookie) return d;
-    FAIL("no completion for cookie " << cookie);
-    return done.front();
-  }
-};
-
-// Runs a script in a thread so it can submit at chosen times.
-struct Driver : sc_core::sc_module {
-  std::function<void()> script;
-  SC_HAS_PROCESS(Driver);
-  Driver(sc_core::sc_module_name n, std::function<void()> s) : sc_module(n), script(std::move(s)) {
-    SC_THREAD(run);
-  }
-  void run() { script(); }
-};
-
-// Round numbers: 1000 MT/s x 8 bit = 1 ns per byte (4 KiB = 4096 ns), 100 ns per
-// command sequence, 500 ns ECC, 10 ns buffer access, no spare bytes.
-FlashControllerParams test_fcc() {
-  FlashControllerParams f;
-  f.channels = 2;
-  f.ways_per_channel = 2;
-  f.bus_mt_s = 1000;
-  f.bus_width_bits = 8;
-  f.t_cmd_addr_ns = 100;
-  f.ecc_decode_ns = 500;
-  f.ecc_pipelined = true;
-  f.read_first = true;
-  f.multi_plane = false;
-  return f;
-}
-NandParams test_nand() {
-  NandParams n;
-  n.dies_per_package = 1;
-  n.planes_per_die = 2;
-  n.blocks_per_plane = 8;
-  n.pages_per_block = 12;
-  n.page_bytes = 16384;
-  n.spare_bytes_per_page = 0;
-  return n;  // tR 50 us, tPROG 500 us, tBERS 3500 us
-}
-const sc_time kLat(10, SC_NS);
-
-struct Bench {
-  FakeBuffer buf;
-  FlashController fcc;
-  Recorder rec;
-  Bench(const FlashControllerParams& f = test_fcc(), const NandParams& n = test_nand())
-      : buf("buf", kLat), fcc("fcc", f, n) {
-    fcc.dma.bind(buf.socket);
-    fcc.set_listener(&rec);
-  }
-};
-
-FlashOp read_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
-                uint32_t sectors = 1, uint32_t offset = 0, uint64_t buffer = 0) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Read;
-  op.address = FlashAddress{die, plane, block, page};
-  op.sector_offset = offset;
-  op.sector_count = sectors;
-  op.buffer_address = buffer;
-  op.cookie = cookie;
-  return op;
-}
-FlashOp program_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
-                   uint64_t buffer = 0, uint32_t pages = 3) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Program;
-  op.address = FlashAddress{die, plane, block, page};
-  op.page_count = pages;
-  op.buffer_address = buffer;
-  op.cookie = cookie;
-  op.oob.resize(pages);
-  for (uint32_t p = 0; p < pages; ++p) {
-    op.oob[p].kind = PageKind::UserData;
-    op.oob[p].sequence = cookie * 10 + p;
-    for (uint32_t s = 0; s < 4; ++s) op.oob[p].lba[s] = uint32_t(cookie * 100 + p * 4 + s);
-  }
-  return op;
-}
-FlashOp erase_op(uint32_t die, uint32_t plane, uint32_t block, uint64_t cookie) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Erase;
-  op.address = FlashAddress{die, plane, block, 0};
-  op.cookie = cookie;
-  return op;
-}
-// Die 0, plane 0: block 0's first word line (3 pages) to block 1.
-FlashOp copy_back_op(uint64_t cookie) {
-  FlashOp op;
-  op.opcode = FlashOpcode::CopyBack;
-  op.address = FlashAddress{0, 0, 0, 0};
-  op.dest = FlashAddress{0, 0, 1, 0};
-  op.page_count = 3;
-  op.cookie = cookie;
-  return op;
-}
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-}  // namespace
+#include "fcc_bench_harness.h"
 
 TEST_CASE("FCC: Page types: LSB/CSB/MSB pages read with their own tR", "[fcc][cell]") {
   NandParams n = test_nand();
@@ -215,8 +66,8 @@ TEST_CASE("FCC: Per-block SLC on a TLC die: SLC timings for SLC ops, mode fixed 
   CHECK(b.rec.of(3).c.status == FlashStatus::Uncorrectable);
   CHECK(b.rec.of(4).c.status == FlashStatus::ProgramFail);
   CHECK(b.rec.of(5).c.status == FlashStatus::ProgramFail);
-  CHECK(b.fcc.violation_counts().mode_mismatch == 2);
-  CHECK(b.fcc.violation_counts().address_out_of_range == 1);
+  CHECK(b.fcc.topology().violation_counts().mode_mismatch == 2);
+  CHECK(b.fcc.topology().violation_counts().address_out_of_range == 1);
   CHECK(b.rec.of(6).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(7).c.status == FlashStatus::Ok);
   CHECK(b.fcc.nand_die(0).block(0, 1).next_page() == 3);
@@ -228,7 +79,7 @@ TEST_CASE("FCC: One-shot TLC: a program must cover whole word lines", "[fcc][cel
   Driver drv("drv", [&] { b.fcc.submit(program_op(0, 0, 0, 0, 1, 0, 1), sc_core::SC_ZERO_TIME); });
   sc_core::sc_start();
   CHECK(b.rec.of(1).c.status == FlashStatus::ProgramFail);
-  CHECK(b.fcc.violation_counts().one_shot_misuse == 1);
+  CHECK(b.fcc.topology().violation_counts().one_shot_misuse == 1);
 }
 
 TEST_CASE("FCC: Multi-plane read: one tR for both planes, transfers one after the other", "[fcc][multiplane]") {
@@ -244,8 +95,8 @@ TEST_CASE("FCC: Multi-plane read: one tR for both planes, transfers one after th
   // Commands [3500100, 3500300], one tR to 3550300, data [3550300, 3554396] and [.., 3558492].
   CHECK(b.rec.of(1).t == ns(3554396 + 510));
   CHECK(b.rec.of(2).t == ns(3558492 + 510));
-  CHECK(b.fcc.multi_plane_ops() == 2);
-  CHECK(b.fcc.die_busy_time(0) == sc_time(3550, SC_US));
+  CHECK(b.fcc.queues().multi_plane_ops() == 2);
+  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(3550, SC_US));
 }
 
 TEST_CASE("FCC: Multi-plane pairing rules: same block required, different blocks stay apart", "[fcc][multiplane]") {
@@ -261,7 +112,7 @@ TEST_CASE("FCC: Multi-plane pairing rules: same block required, different blocks
     b.fcc.submit(read_op(0, 0, 3, 4, 3, 1), sc_core::SC_ZERO_TIME);  // same plane as 1
   });
   sc_core::sc_start();
-  CHECK(b.fcc.multi_plane_ops() == 0);
+  CHECK(b.fcc.queues().multi_plane_ops() == 0);
   CHECK(b.rec.of(2).t == ns(3500100 + 2 * (100 + 50000 + 4096) + 510));
 }
 
@@ -284,9 +135,9 @@ TEST_CASE("FCC: Multi-plane program and erase: data-in per plane, one tPROG / tB
   CHECK(b.rec.of(2).t == ns(prog_end));
   CHECK(b.rec.of(3).t == ns(prog_end + 200 + 3500000));
   CHECK(b.rec.of(4).t == ns(prog_end + 200 + 3500000));
-  CHECK(b.fcc.multi_plane_ops() == 4);
-  CHECK(b.fcc.erase_count(0, 0, 5) == 1);
-  CHECK(b.fcc.erase_count(0, 1, 6) == 1);
+  CHECK(b.fcc.queues().multi_plane_ops() == 4);
+  CHECK(b.fcc.nand_die(0).block(0, 5).erase_count() == 1);
+  CHECK(b.fcc.nand_die(0).block(1, 6).erase_count() == 1);
   CHECK(b.fcc.rule_violations() == 0);
 }
 
@@ -309,7 +160,7 @@ TEST_CASE("FCC: Copy-back: page moves inside the plane without crossing the chan
   CHECK(b.buf.sectors[53] == (SectorStamp{711, 1}));
   CHECK(b.rec.of(3).c.oob.sequence == 12);
   // Bus: the program's data-in, two copy-back commands, the read.
-  CHECK(b.fcc.channel_busy_time(0) == ns(3 * (100 + 16384) + 200 + 100 + 16384));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(3 * (100 + 16384) + 200 + 100 + 16384));
 }
 
 TEST_CASE("FCC: Copy-back with read_oob: the spare bytes come out between tR and the program", "[fcc][copyback]") {
@@ -330,7 +181,7 @@ TEST_CASE("FCC: Copy-back with read_oob: the spare bytes come out between tR and
   CHECK(b.rec.of(2).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(2).c.oob.sequence == 10);  // the first source page's OOB
   CHECK(b.rec.of(2).c.oob.lba[1] == 101);
-  CHECK(b.fcc.channel_busy_time(0) == ns(3 * (100 + 4 * 4112) + 100 + 292 + 100));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(3 * (100 + 4 * 4112) + 100 + 292 + 100));
 }
 
 TEST_CASE("FCC: Cache read: the next read's tR overlaps the previous data-out", "[fcc][cache]") {
@@ -363,7 +214,7 @@ TEST_CASE("FCC: Cache program: the next program's data-in overlaps tPROG", "[fcc
   const double in = 3 * (100 + 16384);
   CHECK(b.rec.of(1).t == ns(10 + in + 500000));
   CHECK(b.rec.of(2).t == ns(10 + in + 500000 + 500000));
-  CHECK(b.fcc.channel_busy_time(0) == ns(2 * in));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * in));
   CHECK(b.fcc.rule_violations() == 0);
 }
 
@@ -395,7 +246,7 @@ TEST_CASE("FCC: Erase suspend: a read waiting on an erasing die goes first", "[f
   CHECK(b.rec.of(1).t == ns(1074196 + 20000 + 2500100));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
   CHECK(b.fcc.suspensions() == 1);
-  CHECK(b.fcc.erase_count(0, 0, 5) == 1);
+  CHECK(b.fcc.nand_die(0).block(0, 5).erase_count() == 1);
 }
 
 TEST_CASE("FCC: Status polling: a read's data-out waits for the poll that finds the die ready", "[fcc][poll]") {
@@ -408,7 +259,7 @@ TEST_CASE("FCC: Status polling: a read's data-out waits for the poll that finds 
   // status in at 50200); data-out to 54296, ECC and DMA 510.
   CHECK(b.rec.of(1).t == ns(50200 + 4096 + 510));
   CHECK(b.fcc.status_polls() == 5);
-  CHECK(b.fcc.channel_busy_time(0) == ns(100 + 5 * 100 + 4096));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(100 + 5 * 100 + 4096));
 }
 
 TEST_CASE("FCC: Status polling: an erase completes at the first poll after tBERS", "[fcc][poll]") {
@@ -465,7 +316,7 @@ TEST_CASE("FCC: Program suspend: a read waiting on a programming die goes first"
   CHECK(b.rec.of(1).t == ns(174196 + 20000 + 449462));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
   CHECK(b.fcc.suspensions() == 1);
-  CHECK(b.fcc.die_busy_time(0) == sc_time(550, SC_US));
+  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(550, SC_US));
 }
 
 TEST_CASE("FCC: Without suspend the read waits for the program", "[fcc][suspend]") {

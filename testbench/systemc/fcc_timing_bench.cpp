@@ -1,145 +1,7 @@
 // FlashController (flash demux) foundation: exact simulated times of reads,
 // programs and erases on one die, on dies sharing a channel and on separate
 // channels; die-queue ordering; data integrity through the DMA; rule violations.
-#include <catch2/catch.hpp>
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_target_socket.h>
-#include <functional>
-#include <map>
-#include <vector>
-#include "fcc/flash_controller.h"
-
-using namespace ufs;
-using sc_core::sc_time;
-using sc_core::SC_NS;
-using sc_core::SC_US;
-
-namespace {
-
-// The data buffer stand-in: one SectorStamp per 4 KiB, a fixed access latency.
-struct FakeBuffer : sc_core::sc_module {
-  tlm_utils::simple_target_socket<FakeBuffer> socket;
-  std::map<uint64_t, SectorStamp> sectors;  // by sector index (address / 4096)
-  sc_time latency;
-  uint64_t writes = 0, reads = 0;
-  FakeBuffer(sc_core::sc_module_name n, sc_time lat) : sc_module(n), socket("socket"), latency(lat) {
-    socket.register_b_transport(this, &FakeBuffer::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-    auto* s = reinterpret_cast<SectorStamp*>(p.get_data_ptr());
-    const uint64_t n = p.get_data_length() / kSectorBytes;
-    const uint64_t first = p.get_address() / kSectorBytes;
-    for (uint64_t i = 0; i < n; ++i) {
-      if (p.is_write()) sectors[first + i] = s[i];
-      else s[i] = sectors.count(first + i) ? sectors[first + i] : SectorStamp{};
-    }
-    (p.is_write() ? writes : reads) += 1;
-    delay += latency;
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
-
-struct Recorder : FlashCompletionListener {
-  struct Done {
-    FlashCompletion c;
-    sc_time t;
-  };
-  std::vector<Done> done;
-  void flash_complete(const FlashCompletion& c) override { done.push_back({c, sc_core::sc_time_stamp()}); }
-  const Done& of(uint64_t cookie) const {
-    for (const Done& d : done)
-      if (d.c.cookie == cookie) return d;
-    FAIL("no completion for cookie " << cookie);
-    return done.front();
-  }
-};
-
-// Runs a script in a thread so it can submit at chosen times.
-struct Driver : sc_core::sc_module {
-  std::function<void()> script;
-  SC_HAS_PROCESS(Driver);
-  Driver(sc_core::sc_module_name n, std::function<void()> s) : sc_module(n), script(std::move(s)) {
-    SC_THREAD(run);
-  }
-  void run() { script(); }
-};
-
-// Round numbers: 1000 MT/s x 8 bit = 1 ns per byte (4 KiB = 4096 ns), 100 ns per
-// command sequence, 500 ns ECC, 10 ns buffer access, no spare bytes.
-FlashControllerParams test_fcc() {
-  FlashControllerParams f;
-  f.channels = 2;
-  f.ways_per_channel = 2;
-  f.bus_mt_s = 1000;
-  f.bus_width_bits = 8;
-  f.t_cmd_addr_ns = 100;
-  f.ecc_decode_ns = 500;
-  f.ecc_pipelined = true;
-  f.read_first = true;
-  f.multi_plane = false;
-  return f;
-}
-NandParams test_nand() {
-  NandParams n;
-  n.dies_per_package = 1;
-  n.planes_per_die = 2;
-  n.blocks_per_plane = 8;
-  n.pages_per_block = 12;
-  n.page_bytes = 16384;
-  n.spare_bytes_per_page = 0;
-  return n;  // tR 50 us, tPROG 500 us, tBERS 3500 us
-}
-const sc_time kLat(10, SC_NS);
-
-struct Bench {
-  FakeBuffer buf;
-  FlashController fcc;
-  Recorder rec;
-  Bench(const FlashControllerParams& f = test_fcc(), const NandParams& n = test_nand())
-      : buf("buf", kLat), fcc("fcc", f, n) {
-    fcc.dma.bind(buf.socket);
-    fcc.set_listener(&rec);
-  }
-};
-
-FlashOp read_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
-                uint32_t sectors = 1, uint32_t offset = 0, uint64_t buffer = 0) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Read;
-  op.address = FlashAddress{die, plane, block, page};
-  op.sector_offset = offset;
-  op.sector_count = sectors;
-  op.buffer_address = buffer;
-  op.cookie = cookie;
-  return op;
-}
-FlashOp program_op(uint32_t die, uint32_t plane, uint32_t block, uint32_t page, uint64_t cookie,
-                   uint64_t buffer = 0, uint32_t pages = 3) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Program;
-  op.address = FlashAddress{die, plane, block, page};
-  op.page_count = pages;
-  op.buffer_address = buffer;
-  op.cookie = cookie;
-  op.oob.resize(pages);
-  for (uint32_t p = 0; p < pages; ++p) {
-    op.oob[p].kind = PageKind::UserData;
-    op.oob[p].sequence = cookie * 10 + p;
-    for (uint32_t s = 0; s < 4; ++s) op.oob[p].lba[s] = uint32_t(cookie * 100 + p * 4 + s);
-  }
-  return op;
-}
-FlashOp erase_op(uint32_t die, uint32_t plane, uint32_t block, uint64_t cookie) {
-  FlashOp op;
-  op.opcode = FlashOpcode::Erase;
-  op.address = FlashAddress{die, plane, block, 0};
-  op.cookie = cookie;
-  return op;
-}
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-}  // namespace
+#include "fcc_bench_harness.h"
 
 TEST_CASE("FCC: Defaults: parameters valid, geometry of a 512 GiB device, one 4 KiB read", "[fcc]") {
   FlashControllerParams f;
@@ -167,7 +29,7 @@ TEST_CASE("FCC: Defaults: parameters valid, geometry of a 512 GiB device, one 4 
   REQUIRE(rec.done.size() == 1);
   // 200 ns command + 50 us tR + (4096 + 552 spare) B at 1400 MB/s = 3.32 us + 1 us ECC.
   CHECK(rec.done[0].t == ns(200 + 50000 + 3320 + 1000));
-  CHECK(fcc.allocated_blocks() == 0);
+  CHECK(fcc.topology().allocated_blocks() == 0);
 }
 
 TEST_CASE("FCC: One read: command + tR + data-out of the requested sectors + ECC + DMA", "[fcc][timing]") {
@@ -183,8 +45,8 @@ TEST_CASE("FCC: One read: command + tR + data-out of the requested sectors + ECC
   CHECK(b.rec.of(2).t == ns(100000 + 100 + 50000 + 16384 + 500 + 10));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(1).c.opcode == FlashOpcode::Read);
-  CHECK(b.fcc.die_busy_time(0) == sc_time(100, SC_US));
-  CHECK(b.fcc.channel_busy_time(0) == ns(2 * 100 + 4096 + 16384));
+  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(100, SC_US));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * 100 + 4096 + 16384));
   CHECK(b.fcc.channel_bytes(0) == 5 * 4096);
   CHECK(b.fcc.ops_completed(FlashOpcode::Read) == 2);
   CHECK(b.fcc.ops_in_flight() == 0);
@@ -218,8 +80,8 @@ TEST_CASE("FCC: Two dies on one channel overlap tR and serialise their transfers
   // data waits for the bus: [54196,58292].
   CHECK(b.rec.of(1).t == ns(54196 + 500 + 10));
   CHECK(b.rec.of(2).t == ns(58292 + 500 + 10));
-  CHECK(b.fcc.channel_busy_time(0) == ns(2 * 100 + 2 * 4096));
-  CHECK(b.fcc.channel_busy_time(1) == sc_core::SC_ZERO_TIME);
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * 100 + 2 * 4096));
+  CHECK(b.fcc.topology().channel(1).busy_time() == sc_core::SC_ZERO_TIME);
 }
 
 TEST_CASE("FCC: Two dies on different channels run fully in parallel", "[fcc][timing]") {
@@ -243,7 +105,7 @@ TEST_CASE("FCC: Reads to one die serialise: the next command follows the data-ou
   CHECK(b.rec.of(1).t == ns(54706));
   // Die free at 54196; cmd [54196,54296], tR to 104296, data to 108392.
   CHECK(b.rec.of(2).t == ns(108392 + 510));
-  CHECK(b.fcc.total_queue_wait() == ns(54196));
+  CHECK(b.fcc.sequencer().queue_wait() == ns(54196));
 }
 
 TEST_CASE("FCC: Program: DMA from the buffer, command + data-in per page, one-shot tPROG", "[fcc][timing]") {
@@ -259,8 +121,8 @@ TEST_CASE("FCC: Program: DMA from the buffer, command + data-in per page, one-sh
   // Die 1 on the same channel: its data-in waits for die 0's.
   CHECK(b.rec.of(2).t == ns(10 + 2 * in + 500000));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
-  CHECK(b.fcc.die_busy_time(0) == sc_time(500, SC_US));
-  CHECK(b.fcc.channel_busy_time(0) == ns(2 * in));
+  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(500, SC_US));
+  CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * in));
   CHECK(b.buf.reads == 2);
 }
 
@@ -315,8 +177,8 @@ TEST_CASE("FCC: Erase: command + tBERS, erase count per block", "[fcc][timing]")
   sc_core::sc_start();
   CHECK(b.rec.of(1).t == ns(100 + 3500000));
   CHECK(b.rec.of(1).c.opcode == FlashOpcode::Erase);
-  CHECK(b.fcc.erase_count(3, 1, 5) == 1);
-  CHECK(b.fcc.die_busy_time(3) == sc_time(3500, SC_US));
+  CHECK(b.fcc.nand_die(3).block(1, 5).erase_count() == 1);
+  CHECK(b.fcc.sequencer().busy_time(3) == sc_time(3500, SC_US));
   CHECK(b.fcc.ops_completed(FlashOpcode::Erase) == 1);
 }
 
@@ -392,7 +254,7 @@ TEST_CASE("FCC: Data integrity: program, read back stamps and OOB, partial reads
   CHECK(b.buf.sectors[300].lba == kNoLba);
   CHECK(b.rec.of(21).c.oob.kind == PageKind::Erased);
   CHECK(b.fcc.rule_violations() == 0);
-  CHECK(b.fcc.allocated_blocks() == 1);
+  CHECK(b.fcc.topology().allocated_blocks() == 1);
 }
 
 TEST_CASE("FCC: NAND rule violations are reported as failures and counted", "[fcc][rules]") {
@@ -413,12 +275,12 @@ TEST_CASE("FCC: NAND rule violations are reported as failures and counted", "[fc
   CHECK(b.rec.of(4).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(5).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(6).c.status == FlashStatus::Ok);
-  const NandRuleViolations v = b.fcc.violation_counts();
+  const NandRuleViolations v = b.fcc.topology().violation_counts();
   CHECK(v.program_not_erased == 1);
   CHECK(v.program_out_of_order == 1);
   CHECK(b.fcc.rule_violations() == 2);
   CHECK(b.fcc.ops_failed(FlashOpcode::Program) == 2);
-  CHECK(b.fcc.erase_count(0, 0, 0) == 1);
+  CHECK(b.fcc.nand_die(0).block(0, 0).erase_count() == 1);
 }
 
 TEST_CASE("FCC: Completions may submit more work from inside the callback", "[fcc][queue]") {

@@ -1,0 +1,123 @@
+// The NAND command sequences of the group a die runs: command/address cycles and data
+// in/out booked on the die's channel, the array phase (tR/tPROG/tBERS, a copy-back's
+// read and program) booked on the die, ECC decode, page data through the DMA, the
+// results taken from the NAND die at the array's end, cache read and cache program.
+// Owns each die's group in flight and its times; tells the controller through its
+// event queue when an array phase ends (ArrayDone for reads, Finish otherwise) and
+// when a read's data is in the buffer (Complete). All timing is booked ahead.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <cstdint>
+#include <vector>
+#include "common/timed_queue.h"
+#include "fcc/flash_controller_params.h"
+#include "fcc/op_pool.h"
+
+namespace ufs {
+
+class DieQueues;
+class FlashDma;
+class FlashTimeline;
+class FlashTopology;
+class ProgramPowerBudget;
+
+struct FccEvent {
+  enum class Kind : uint8_t { ArrayDone, Finish, Complete, DieWake };
+  uint32_t index = 0;  // die (ArrayDone, Finish, DieWake) or op slot (Complete)
+  uint32_t generation = 0;
+  Kind kind = Kind::Complete;
+};
+
+class DieSequencer {
+ public:
+  struct Parts {
+    FlashTopology& topology;
+    OpPool& pool;
+    DieQueues& queues;
+    ProgramPowerBudget& budget;
+    FlashDma& dma;
+    FlashTimeline& timeline;
+    TimedQueue<FccEvent>& events;
+  };
+  DieSequencer(const FlashControllerParams& params, const Parts& parts);
+
+  // The group the die runs (empty: the die takes a new one); the queues fill it.
+  std::vector<uint32_t>& group(uint32_t die) { return dies_[die].active; }
+  bool idle(uint32_t die) const { return dies_[die].active.empty(); }
+  // Earliest start of the die's next command.
+  const sc_core::sc_time& free_at(uint32_t die) const { return dies_[die].free_at; }
+  // Bumps when a booked Finish is void (its group was suspended).
+  uint32_t generation(uint32_t die) const { return dies_[die].generation; }
+  // Starts the die's group for `at` (not before the die's cache register frees).
+  void start(uint32_t die, const sc_core::sc_time& at);
+  // A read's array phase is over: its data goes out, is decoded and lands in the buffer.
+  void array_done(uint32_t die);
+  // A program/erase/copy-back is over: the group's results (statuses) are in its slots,
+  // listed by finished(); a cached program takes the array.
+  void finish(uint32_t die);
+  const std::vector<uint32_t>& finished() const { return finishing_; }
+  // Cache program: the next program's data-in overlaps the program in flight.
+  void try_cache_program(uint32_t die);
+
+  // Suspend: whether a program/erase is in its array phase now; setting it aside moves
+  // the group into `into` and returns the array time it still needs.
+  bool suspendable(uint32_t die) const;
+  sc_core::sc_time set_aside(uint32_t die, std::vector<uint32_t>& into);
+  // Returns when the resumed array phase starts.
+  sc_core::sc_time resume(uint32_t die, std::vector<uint32_t>& group, const sc_core::sc_time& left);
+  // Power cut: tears the pages a group programs (the die's own only if its array phase
+  // has begun) and drops what the die runs; returns the pages torn.
+  uint64_t tear(uint32_t die, const std::vector<uint32_t>& group);
+  uint64_t cut_power(uint32_t die);
+
+  // Array busy time of a die (tR + tPROG + tBERS booked) in all, and before `t` (t >= now).
+  const sc_core::sc_time& busy_time(uint32_t die) const { return dies_[die].array_busy; }
+  sc_core::sc_time busy_until(uint32_t die, const sc_core::sc_time& t) const;
+  const sc_core::sc_time& queue_wait() const { return queue_wait_; }  // dispatch - arrival, summed
+  uint64_t status_polls() const { return status_polls_; }
+
+ private:
+  struct Die {
+    uint32_t channel = 0;
+    std::vector<uint32_t> active;  // op slots in flight on the die (a multi-plane group)
+    sc_core::sc_time free_at;      // earliest start of the die's next command
+    sc_core::sc_time cache_free_at;     // cache register busy with data-out until then
+    sc_core::sc_time register_free_at;  // page register copied to the cache register (cache read)
+    // A command slot booked on the channel right after the die's data-out, for the op
+    // waiting on the die (interleaving: a short command goes ahead of other dies' bursts).
+    bool cmd_slot = false;
+    sc_core::sc_time cmd_slot_at;
+    // Cache program: a program whose data is already in the cache register, waiting
+    // for the program in flight to free the array.
+    std::vector<uint32_t> cached;
+    sc_core::sc_time cached_ready;  // its data-in ends then
+    sc_core::sc_time array_start;   // start of the array phase (tR/tPROG/tBERS) in flight
+    sc_core::sc_time array_end;     // end of the array operation in flight
+    sc_core::sc_time array_busy;
+    sc_core::sc_time busy_from, busy_to;  // the latest array time added to array_busy (see busy_until)
+    uint32_t generation = 0;              // bumps when a pending Finish is cancelled (suspend)
+  };
+
+  void start_read(uint32_t die, const sc_core::sc_time& start);
+  void start_program(uint32_t die, const sc_core::sc_time& start);
+  void start_cached_program(uint32_t die);
+  void start_erase(uint32_t die, const sc_core::sc_time& start);
+  void start_copy_back(uint32_t die, const sc_core::sc_time& start);
+  // Books the array phase [start, end) holding `busy` of array time.
+  void book_array(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end,
+                  const sc_core::sc_time& busy);
+  // The event at which the controller sees the booked array phase end.
+  void signal_end(uint32_t die, FccEvent::Kind kind);
+  sc_core::sc_time ready_seen(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end);
+
+  const FlashControllerParams params_;
+  Parts parts_;
+  sc_core::sc_time t_ecc_, t_cache_, t_poll_;
+  std::vector<Die> dies_;
+  std::vector<uint32_t> finishing_;
+  sc_core::sc_time queue_wait_;
+  uint64_t status_polls_ = 0;
+};
+
+}  // namespace ufs

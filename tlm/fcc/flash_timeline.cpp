@@ -1,0 +1,93 @@
+#include "fcc/flash_timeline.h"
+#include "common/sim_time.h"
+#include "common/trace_recorder.h"
+#include "fcc/flash_topology.h"
+
+namespace ufs {
+
+using sc_core::sc_time;
+
+void FlashTimeline::attach(TraceRecorder* trace, const std::string& scope, const FlashTopology& topology) {
+  trace_ = trace;
+  die_track_.clear();
+  channel_track_.clear();
+  die_busy_.clear();
+  die_state_.clear();
+  channel_busy_.clear();
+  slice_start_.assign(topology.dies(), sc_core::SC_ZERO_TIME);
+  resumed_.assign(topology.dies(), false);
+  if (!trace_) return;
+  auto padded = [](uint32_t i, uint32_t n) {
+    std::string s = std::to_string(i);
+    while (s.size() < std::to_string(n - 1).size()) s.insert(s.begin(), '0');
+    return s;
+  };
+  const uint32_t channels = topology.channels(), dies = topology.dies();
+  for (uint32_t c = 0; c < channels; ++c) {
+    channel_track_.push_back(trace_->track("flash channels", "channel " + std::to_string(c)));
+    channel_busy_.push_back(trace_->wire(scope + ".ch" + padded(c, channels), "busy"));
+  }
+  for (uint32_t d = 0; d < dies; ++d) {
+    die_track_.push_back(trace_->track("NAND dies", "die " + std::to_string(d) + " (channel " +
+                                                        std::to_string(topology.channel_of(d)) + ")"));
+    const std::string die_scope = scope + ".die" + padded(d, dies);
+    die_busy_.push_back(trace_->wire(die_scope, "busy"));
+    // 0 idle, 1 read (tR), 2 program, 3 erase, 4 copy-back
+    die_state_.push_back(trace_->integer(die_scope, "state"));
+  }
+}
+
+void FlashTimeline::bus(uint32_t channel, const char* what, const sc_time& start, const sc_time& length,
+                        const OpSlot& slot, uint64_t bytes) {
+  const sc_time end = start + length;
+  trace_->busy(channel_busy_[channel], start, end);
+  TraceArgs a;
+  a.tag(slot.trace_tag).add("die", slot.op.address.die);
+  if (bytes) a.add("bytes", bytes);
+  trace_->slice(channel_track_[channel], what, start, end, a);
+}
+
+void FlashTimeline::array(uint32_t die, const sc_time& start, const sc_time& end, FlashOpcode opcode,
+                          bool resumed) {
+  slice_start_[die] = start;
+  resumed_[die] = resumed;
+  const int64_t code = int64_t(opcode) + 1;
+  trace_->busy(die_busy_[die], start, end);
+  const uint64_t s = TraceRecorder::ps(start), e = TraceRecorder::ps(end);
+  if (e > s) {
+    trace_->change(die_state_[die], s, code);
+    trace_->change(die_state_[die], e, -code);
+  }
+}
+
+void FlashTimeline::array_end(uint32_t die, const OpSlot& lead, size_t planes) {
+  slice(die, lead, planes, resumed_[die] ? 2 : 0);
+}
+
+void FlashTimeline::array_suspended(uint32_t die, const OpSlot& lead, size_t planes, const sc_time& booked_end) {
+  slice(die, lead, planes, 1);
+  // The die frees now instead of at booked_end: undo the rest of the booked interval.
+  const int64_t code = int64_t(lead.op.opcode) + 1;
+  const uint64_t n = TraceRecorder::ps(sim_now()), e = TraceRecorder::ps(booked_end);
+  trace_->change(die_busy_[die], e, +1);
+  trace_->change(die_busy_[die], n, -1);
+  trace_->change(die_state_[die], e, code);
+  trace_->change(die_state_[die], n, -code);
+}
+
+// variant: 0 whole, 1 cut short by a suspend, 2 the part after a resume.
+void FlashTimeline::slice(uint32_t die, const OpSlot& lead, size_t planes, int variant) {
+  static const char* const names[4][3] = {{"read", "read", "read"},
+                                          {"program", "program (suspended)", "program (resumed)"},
+                                          {"erase", "erase (suspended)", "erase (resumed)"},
+                                          {"copy-back", "copy-back (suspended)", "copy-back (resumed)"}};
+  TraceArgs a;
+  a.tag(lead.trace_tag)
+      .add("planes", planes)
+      .add("block", lead.op.address.block)
+      .add("page", lead.op.address.page)
+      .add("cookie", lead.op.cookie);
+  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][variant], slice_start_[die], sim_now(), a);
+}
+
+}  // namespace ufs
