@@ -6,13 +6,6 @@
 namespace ufs {
 
 namespace {
-// The kinds of flash operation the parts still inside DeviceFirmware issue: in the top bits
-// of the index the flash port hands back.
-enum class OpKind : uint64_t { RecoveryRead = 8 };
-uint64_t cookie(OpKind k, uint64_t index) { return uint64_t(k) << 48 | index; }
-OpKind kind_of(uint64_t c) { return OpKind(c >> 48); }
-uint64_t index_of(uint64_t c) { return c & ((1ull << 48) - 1); }
-
 // Host DMA tokens of write-cache data (control data: kControlToken).
 uint64_t write_token(uint32_t unit, uint32_t pos, uint32_t count) {
   return uint64_t(unit) | uint64_t(pos) << 20 | uint64_t(count) << 40;
@@ -51,8 +44,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       fill_(hal, params_, blocks_, map_, flash_, cache_),
       map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, placement_, cache_, gc_),
       reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_),
-      gc_(hal, params_, geometry, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()) {
-  flash_client_ = flash_.attach(*this);
+      gc_(hal, params_, geometry, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
+      wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
+      recovery_(hal, params_, geo_, logical_blocks_, read_slots_, blocks_, map_, map_store_, flash_, wb_.get(), *this) {
   table_.set_end_listener(this);
   reads_.set_next_waiters(this);
   cache_.set_durability_listener(this);
@@ -60,8 +54,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   // Hybrid: one filling host unit per pool (small, large).
   host_units_.assign(alloc_.static_mapping() ? alloc_.pools() : hybrid_ ? 2 : 1, kNone);
   map_store_.set_dirty_sink(map_writer_);
-  if (params.writebooster.enabled) {
-    wb_ = std::make_unique<WriteBooster>(params.writebooster, geometry);
+  if (wb_) {
     blocks_.reserve_slc(wb_->slc_blocks_per_die());
     placement_.set_write_booster(wb_.get());
     cache_.set_write_booster(wb_.get());
@@ -224,7 +217,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   latency_.start(c.tag, hal_.now_ps());
   hal_.charge_cycles(params_.cycles_command_decode);
   if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
-  if (recovery_) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
+  if (recovery_.active()) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
   if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
   const ScsiCommand s = decode_cdb(c.cdb);
   if (s.invalid_asc) { table_.fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
@@ -536,13 +529,6 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   check_out_of_space();
 }
 
-void DeviceFirmware::on_flash_done(uint64_t op, const FlashCompletion& c) {
-  const uint64_t index = index_of(op);
-  switch (kind_of(op)) {
-    case OpKind::RecoveryRead: recovery_read_done(static_cast<uint32_t>(index), c); return;
-  }
-}
-
 // An erase gave the die a block back: units waiting for a die go first.
 void DeviceFirmware::space_returned(uint32_t) {
   cache_.retry_programs();
@@ -575,98 +561,15 @@ void DeviceFirmware::on_power_up() {
   hal_.write_crypto_register(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit);
   ++stats_.session_keys_loaded;
   if (hpb_) hpb_->on_power_up();
-  if (recover_on_power_up_) {
-    recover_on_power_up_ = false;
-    recovery_start_ps_ = hal_.now_ps();
-    recovery_ = std::make_unique<RecoveryScan>(blocks_, logical_blocks_, map_store_.pages());
-    idle_.pause(true);
-    if (flush_) flush_->hold(true);
-    for (uint32_t die = 0; die < geo_.dies(); ++die) issue_recovery_read(die);
-  }
+  recovery_.power_up();
 }
 
-// ---------------------------------------------------------------- power-loss recovery
-
-// One OOB read per die at a time, all dies in parallel; the sector lands in a read slot
-// nobody uses yet (commands wait until recovery ends).
-void DeviceFirmware::issue_recovery_read(uint32_t die) {
-  uint32_t block, page;
-  recovery_->next(die, block, page);
-  if (block == RecoveryScan::kDone) {
-    if (recovery_->done()) finish_recovery();
-    return;
-  }
-  flash_.read(flash_client_, cookie(OpKind::RecoveryRead, die), blocks_.address_of(block, page), 0, 1,
-              slot_address(die % read_slots_));
+void DeviceFirmware::recovery_started() {
+  idle_.pause(true);
+  if (flush_) flush_->hold(true);
 }
 
-void DeviceFirmware::recovery_read_done(uint32_t die, const FlashCompletion& c) {
-  recovery_->page_read(die, c.status, c.oob);
-  issue_recovery_read(die);
-}
-
-// The scan is complete: blocks, map and map directory from what it found. Blocks that
-// hold anything are closed (GC reclaims them); the replayed map pages are written back
-// so the map on NAND is current again.
-void DeviceFirmware::finish_recovery() {
-  const RecoveryScan& r = *recovery_;
-  const auto& found = r.blocks_found();
-  for (uint32_t b = 0; b < found.size(); ++b) {
-    BlockInfo& info = blocks_.info(b);
-    if (found[b].bad) { info.state = BlockState::Bad; continue; }
-    if (found[b].pages_written == 0) continue;
-    info.state = BlockState::Closed;
-    info.next_page = blocks_.pages_in_block(b);
-    info.holds_map = found[b].holds_map;
-    info.last_write_ps = hal_.now_ps();
-    // A block cut part-way is written on from the next program unit (a torn unit is
-    // simply skipped): one per stream and die, the others are closed for GC.
-    const uint32_t step = info.holds_map ? params_.program_pages : hybrid_ ? 1 : unit_sectors_ / spp_;  // pages per unit
-    const uint32_t next = (found[b].pages_written + step - 1) / step * step;
-    if (next + step > blocks_.pages_in_block(b)) continue;
-    const uint32_t die = blocks_.die_of_block(b);
-    for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc, WriteStream::Slc}) {
-      if ((stream == WriteStream::Map) != info.holds_map || (stream == WriteStream::Slc) != info.slc) continue;
-      uint32_t& open = blocks_.open_block(die, stream, 0, info.large);
-      if (open != BlockManager::kNoBlock) continue;
-      open = b;
-      info.state = BlockState::Open;
-      info.next_page = next;
-      break;
-    }
-  }
-  blocks_.rebuild_free_lists();
-  if (wb_) {  // the buffer's fill: the SLC pages written (what their erase will take off again)
-    wb_->reset_used();
-    for (uint32_t b = 0; b < found.size(); ++b)
-      if (blocks_.info(b).slc && found[b].pages_written) wb_->add_used(int64_t(blocks_.info(b).next_page) * spp_);
-  }
-  uint64_t recovered = 0;
-  for (uint64_t lba = 0; lba < logical_blocks_; ++lba) {
-    if (r.lba_sequence(lba) == 0) continue;
-    map_.set(lba, r.lba_ppa(lba));
-    blocks_.mark_valid(r.lba_ppa(lba));
-    ++recovered;
-  }
-  stats_.recovered_lbas += recovered;
-  std::vector<uint8_t> replayed(map_store_.pages(), 0);
-  for (uint32_t mp = 0; mp < map_store_.pages(); ++mp) {
-    if (r.map_sequence(mp) != 0) {
-      map_store_.set_location(mp, r.map_ppa(mp), r.map_sequence(mp));
-      for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(r.map_ppa(mp) + s);
-    }
-    const uint64_t first = uint64_t(mp) * map_store_.entries_per_page();
-    const uint64_t end = std::min<uint64_t>(first + map_store_.entries_per_page(), logical_blocks_);
-    for (uint64_t lba = first; lba < end && !replayed[mp]; ++lba)
-      replayed[mp] = r.lba_sequence(lba) > map_store_.sequence(mp);
-  }
-  flash_.restart_sequence(r.max_sequence());
-  hal_.charge_cycles(uint64_t(params_.cycles_map_update) * recovered);
-  ++stats_.recoveries;
-  stats_.recovery_page_reads += r.pages_read();
-  stats_.recovery_torn_pages += r.torn_pages();
-  stats_.recovery_ps = hal_.now_ps() - recovery_start_ps_;
-  recovery_.reset();
+void DeviceFirmware::recovery_finished(const std::vector<uint8_t>& replayed) {
   idle_.pause(false);
   if (flush_) flush_->hold(false);
   map_writer_.write_back_pages(replayed);

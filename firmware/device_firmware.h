@@ -16,7 +16,6 @@
 #include "ftl/l2p_map.h"
 #include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
-#include "ftl/recovery.h"
 #include "ftl/slot_allocator.h"
 #include "flash/flash_port.h"
 #include "gc/garbage_collector.h"
@@ -32,6 +31,7 @@
 #include "map/map_writer.h"
 #include "hpb/hpb_device.h"
 #include "query/query_server.h"
+#include "recovery/power_up_recovery.h"
 #include "scsi/scsi_command.h"
 #include "stats_visitor.h"
 #include "write/gc_units.h"
@@ -48,21 +48,15 @@ struct FirmwareStats {
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
   uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
   uint64_t crypto_rejected = 0;       // of which not valid
-  // Power-loss recovery (OOB scan at power-up after a sudden power-off)
-  uint64_t recoveries = 0;
-  uint64_t recovery_page_reads = 0;   // pages whose OOB the scan read
-  uint64_t recovery_torn_pages = 0;   // pages cut mid-program (read back uncorrectable)
-  uint64_t recovered_lbas = 0;        // LBAs mapped again from what the scan found
-  uint64_t recovery_ps = 0;           // power-up to ready (last recovery)
   // Read-modify-write of logical pages larger than a write
   uint64_t write_protected = 0;       // 1 once the spare blocks ran out and the device became read-only
   uint64_t write_protect_rejects = 0; // writes, UNMAPs and syncs refused (DATA PROTECT) since
   uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClient, private CommandEndListener,
-                       private BufferWaiters, private GcEraseListener, private DurabilityListener,
-                       private UnitsFreedListener {
+class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEndListener, private BufferWaiters,
+                       private GcEraseListener, private DurabilityListener, private UnitsFreedListener,
+                       private RecoveryListener {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -77,8 +71,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
 
   // The next power-up follows a sudden power-off: rebuild the map from the NAND (OOB
   // scan) before serving commands; commands meanwhile get NOT READY. Call before power-up.
-  void recover_on_power_up() { recover_on_power_up_ = true; }
-  bool recovering() const { return recovery_ != nullptr; }
+  void recover_on_power_up() { recovery_.arm(); }
+  bool recovering() const { return recovery_.active(); }
+  const PowerUpRecovery& recovery() const { return recovery_; }
 
   // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
   // (stamps carry version 0), through the backdoor. Call before the simulation starts.
@@ -153,10 +148,9 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   void sync_unit_programmed(uint8_t tag) override;
   void units_freed() override { retry_waiters(); }
 
-  // power-loss recovery
-  void issue_recovery_read(uint32_t die);
-  void recovery_read_done(uint32_t die, const FlashCompletion& c);
-  void finish_recovery();
+  // RecoveryListener: idle work waits while power-loss recovery scans
+  void recovery_started() override;
+  void recovery_finished(const std::vector<uint8_t>& replayed) override;
 
   // GcEraseListener
   void space_returned(uint32_t die) override;
@@ -194,7 +188,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   // what it acknowledged readable from the write cache.
   bool write_protected_ = false;
   void check_out_of_space();
-  void on_flash_done(uint64_t op, const FlashCompletion& c) override;  // FlashClient
   void enter_write_protect();
   void refuse(const HostCommand& c);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
   void refuse(uint8_t tag);           // the same for a command in progress
@@ -203,7 +196,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   FlashPort flash_;
-  uint32_t flash_client_ = 0;
   MapStore map_store_;
   UnitPlacement placement_;
   WriteCache cache_;
@@ -217,9 +209,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private FlashClien
   IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
   std::unique_ptr<WriteBooster> wb_;
   std::unique_ptr<WriteBoosterFlush> flush_;     // null: WriteBooster off
-  bool recover_on_power_up_ = false;
-  std::unique_ptr<RecoveryScan> recovery_;       // non-null while recovering
-  uint64_t recovery_start_ps_ = 0;
+  PowerUpRecovery recovery_;
   FirmwareStats stats_;
   std::unique_ptr<HpbDevice> hpb_;               // null: HPB off
   QueryServer query_;

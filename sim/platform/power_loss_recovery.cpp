@@ -109,12 +109,12 @@ PowerLossReport PowerLossRecovery::run(const Scoreboard* scoreboard) {
   firmware_ = std::make_unique<DeviceFirmware>(*this, config_.firmware, fcc_.geometry());
   firmware_->recover_on_power_up();
   post(0, [this] { firmware_->on_power_up(); });
-  run_events([this] { return firmware_->stats().recoveries > 0; });
-  const FirmwareStats& st = firmware_->stats();
+  run_events([this] { return firmware_->recovery().stats().recoveries > 0; });
+  const RecoveryStats& st = firmware_->recovery().stats();
   report.recovery_ps = st.recovery_ps;
-  report.recovery_page_reads = st.recovery_page_reads;
+  report.recovery_page_reads = st.page_reads;
   report.recovered_lbas = st.recovered_lbas;
-  report.torn_pages = st.recovery_torn_pages;
+  report.torn_pages = st.torn_pages;
   if (!scoreboard) return report;
 
   // Read back every LBA the run touched, one command at a time.

@@ -205,6 +205,14 @@ class FakePlatform : public Hal, public FlashBackdoor {
     }
   }
 
+  // A page whose program a power cut interrupted: it reads back uncorrectable.
+  void tear_page(const FlashAddress& a) {
+    Page& pg = pages_[key(a, a.page)];
+    pg.programmed = true;
+    pg.torn = true;
+    pg.stamps.resize(spp_of(a));
+  }
+
   // ---- sudden power-off: every pending event is dropped (the firmware and SRAM contents
   // are gone), pages whose program had not finished read back uncorrectable.
   void power_cut() {

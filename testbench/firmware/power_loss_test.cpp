@@ -122,7 +122,7 @@ struct PowerLossRig {
     hw.attach(fw.get());
     fw->recover_on_power_up();
     hw.post(hw.now_ps(), [this] { fw->on_power_up(); });
-    hw.run([this] { return !fw->recovering() && fw->stats().recoveries > 0; });
+    hw.run([this] { return !fw->recovering() && fw->recovery().stats().recoveries > 0; });
   }
 
   // Read every LBA back: each must be its durable version or a newer acknowledged one
@@ -162,9 +162,9 @@ void power_loss_cycles(FirmwareParams p, uint32_t cycles, FlashGeometry g = spo_
     const uint64_t torn_before = r.hw.torn_pages_;
     r.power_cycle();
     torn += r.hw.torn_pages_ - torn_before;
-    const FirmwareStats& s = r.fw->stats();
+    const RecoveryStats& s = r.fw->recovery().stats();
     CHECK(s.recoveries == 1);
-    CHECK(s.recovery_page_reads > 0);
+    CHECK(s.page_reads > 0);
     max_recovery_ps = std::max(max_recovery_ps, s.recovery_ps);
     r.check_all(lost, wrong);
     r.start_io();
@@ -223,8 +223,8 @@ TEST_CASE("Commands during recovery get NOT READY, recovery reports its time", "
   CHECK(r.hw.responses_.back().sense_key == sense_key::kNotReady);
   r.hw.run();
   CHECK_FALSE(r.fw->recovering());
-  CHECK(r.fw->stats().recovered_lbas == 4);
-  CHECK(r.fw->stats().recovery_ps > 0);
+  CHECK(r.fw->recovery().stats().recovered_lbas == 4);
+  CHECK(r.fw->recovery().stats().recovery_ps > 0);
   uint64_t lost = 0, wrong = 0;
   r.check_all(lost, wrong);
   CHECK(lost == 0);
@@ -269,7 +269,7 @@ TEST_CASE("Sudden power-off with WriteBooster (SLC buffer, idle flushes) loses n
     slc_writes += r.fw->writebooster()->stats().slc_write_sectors;
     flushed += r.fw->writebooster()->stats().flushed_sectors;
     r.power_cycle();
-    CHECK(r.fw->stats().recoveries == 1);
+    CHECK(r.fw->recovery().stats().recoveries == 1);
     r.check_all(lost, wrong);
     r.start_io();
   }
