@@ -37,6 +37,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       tags_(256),
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
+      protection_(table_, flash_, *this),
       map_store_(hal, params_, geometry, logical_blocks_, blocks_, flash_),
       placement_(hal, params_, geometry, blocks_, alloc_, gc_),
       cache_(hal, params_, geometry, read_slots_, blocks_, map_, map_store_, flash_, placement_, gc_, gc_),
@@ -97,8 +98,7 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   v.count("ftl.bad_blocks", blocks_.bad_blocks(), "blocks", "blocks retired");
   v.figure("ftl.write_amplification", write_amplification(), "", "NAND sectors programmed per host sector written");
   table_.visit_stats(v);
-  v.flag("ftl.write_protected", f.write_protected != 0, "spare blocks ran out: the device is read-only");
-  v.count("ftl.write_protect_rejects", f.write_protect_rejects, "commands", "writes, UNMAPs and syncs refused");
+  protection_.visit_stats(v);
   v.count("ftl.map_chunks_allocated", map_.chunks_allocated(), "chunks", "L2P map chunks allocated");
   v.count("ftl.rmw_writes", f.rmw_writes, "commands", "writes that did not cover whole logical pages");
   fill_.visit_stats(v);
@@ -153,19 +153,13 @@ std::string DeviceFirmware::debug_state() const {
 // Nothing on the flash and units still wait for a block: every die is out of free blocks and
 // its GC cannot get one to move a victim into (grown bad blocks used up the spare). No later
 // event frees a block, so the device becomes read-only instead of hanging.
-void DeviceFirmware::check_out_of_space() {
-  if (write_protected_ || flash_.in_flight() || preconditioning_) return;
-  if (!cache_.waiting_for_die() && !map_writer_.programs_waiting()) return;
+void DeviceFirmware::reclaim_space() {
   for (uint32_t d = 0; d < geo_.dies(); ++d) gc_.check(d);  // last chance: a victim GC can still clean
-  if (flash_.in_flight()) return;
-  enter_write_protect();
 }
 
-void DeviceFirmware::enter_write_protect() {
-  write_protected_ = true;
+void DeviceFirmware::write_protect_entered() {
   gc_.stop();
   if (flush_) flush_->stop();
-  stats_.write_protected = 1;
   // Writes waiting for buffer space: refused (those with data in flight once it is in).
   std::deque<uint8_t> waiting;
   waiting.swap(write_waiters_);
@@ -173,7 +167,7 @@ void DeviceFirmware::enter_write_protect() {
     TagState& t = tags_[tag];
     t.waiting = false;
     t.rejected = true;
-    if (t.out_requests == 0) refuse(tag);
+    if (t.out_requests == 0) protection_.refuse(tag);
   }
   // Syncs and FUA writes waiting for units that will never be programmed cannot be made
   // durable: refused too. The units' data stays in the cache, readable.
@@ -181,7 +175,7 @@ void DeviceFirmware::enter_write_protect() {
     WriteCache::Unit& u = cache_.unit(i);
     if (u.state != WriteCache::UnitState::Sealed) continue;
     for (uint8_t tag : u.sync_tags)
-      if (table_.kind(tag) == CommandKind::Sync) refuse(tag);
+      if (table_.kind(tag) == CommandKind::Sync) protection_.refuse(tag);
     u.sync_tags.clear();
     for (uint32_t i = 0; i < u.assigned; ++i) {
       const uint8_t tag = u.fua_tag[i];
@@ -190,23 +184,10 @@ void DeviceFirmware::enter_write_protect() {
       TagState& t = tags_[tag];
       if (table_.kind(tag) == CommandKind::Write && !t.rejected) {
         t.rejected = true;
-        if (t.out_requests == 0) refuse(tag);
+        if (t.out_requests == 0) protection_.refuse(tag);
       }
     }
   }
-}
-
-void DeviceFirmware::refuse(const HostCommand& c) {
-  ++stats_.write_protect_rejects;
-  table_.fail(c, sense_key::kDataProtect, asc::kWriteProtected);
-}
-
-void DeviceFirmware::refuse(uint8_t tag) {
-  if (table_.kind(tag) == CommandKind::Idle) return;
-  HostCommand c;
-  c.tag = tag;
-  c.lun = table_.lun(tag);
-  refuse(c);
 }
 
 // ---------------------------------------------------------------- commands
@@ -278,7 +259,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
         return;
       }
-      if (s.op == ScsiOp::Write && write_protected_) { refuse(c); return; }
+      if (s.op == ScsiOp::Write && protection_.refuses(c)) return;
       if (s.op == ScsiOp::Read) reads_.start(c, s.lba, s.blocks, false);
       else start_write(c, s);
       return;
@@ -287,11 +268,11 @@ void DeviceFirmware::on_command(const HostCommand& c) {
         table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
         return;
       }
-      if (write_protected_) { refuse(c); return; }
+      if (protection_.refuses(c)) return;
       start_sync(c);
       return;
     case ScsiOp::Unmap:
-      if (write_protected_) { refuse(c); return; }
+      if (protection_.refuses(c)) return;
       start_unmap(c, s);
       return;
     case ScsiOp::Unsupported:
@@ -357,9 +338,9 @@ void DeviceFirmware::request_write_data(uint8_t tag) {
         if (alloc_.static_mapping())
           for (uint32_t& other : host_units_)
             if (other != kNone) { const uint32_t full = other; other = kNone; cache_.seal(full); }
-        if (write_protected_) {  // no unit will ever free up: refuse once its data in flight is in
+        if (protection_.on()) {  // no unit will ever free up: refuse once its data in flight is in
           t.rejected = true;
-          if (t.out_requests == 0) refuse(tag);
+          if (t.out_requests == 0) protection_.refuse(tag);
           return;
         }
         if (!t.waiting) { t.waiting = true; write_waiters_.push_back(tag); }
@@ -411,7 +392,7 @@ void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   cache_.host_data_arrived(unit, pos, count);
   t.done += count;
   --t.out_requests;
-  if (t.rejected) { if (t.out_requests == 0) refuse(tag); return; }
+  if (t.rejected) { if (t.out_requests == 0) protection_.refuse(tag); return; }
   if (t.span_staged < t.span && !t.waiting) request_write_data(tag);
   if (t.done < t.blocks) return;
   if (!t.fua || t.nondurable == 0) { table_.respond(tag, table_.lun(tag)); return; }
@@ -526,7 +507,9 @@ void DeviceFirmware::retry_waiting() {
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   hal_.charge_cycles(params_.cycles_flash_complete);
   flash_.complete(c);
-  check_out_of_space();
+  // Programs waiting for a block with nothing on the flash: no later event frees one.
+  if (protection_.may_be_stuck() && !preconditioning_ && (cache_.waiting_for_die() || map_writer_.programs_waiting()))
+    protection_.out_of_space();
 }
 
 // An erase gave the die a block back: units waiting for a die go first.

@@ -30,6 +30,7 @@
 #include "map/map_store.h"
 #include "map/map_writer.h"
 #include "hpb/hpb_device.h"
+#include "protect/write_protection.h"
 #include "query/query_server.h"
 #include "recovery/power_up_recovery.h"
 #include "scsi/scsi_command.h"
@@ -49,14 +50,12 @@ struct FirmwareStats {
   uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
   uint64_t crypto_rejected = 0;       // of which not valid
   // Read-modify-write of logical pages larger than a write
-  uint64_t write_protected = 0;       // 1 once the spare blocks ran out and the device became read-only
-  uint64_t write_protect_rejects = 0; // writes, UNMAPs and syncs refused (DATA PROTECT) since
   uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
 };
 
 class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEndListener, private BufferWaiters,
                        private GcEraseListener, private DurabilityListener, private UnitsFreedListener,
-                       private RecoveryListener {
+                       private RecoveryListener, private WriteProtectHooks {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -104,7 +103,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
-  bool write_protected() const { return write_protected_; }
+  bool write_protected() const { return protection_.on(); }
   // One line per die and queue: what the FTL is waiting for (stall diagnostics).
   std::string debug_state() const;
 
@@ -183,19 +182,15 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   AllocationPolicy alloc_;
   uint32_t read_slots_;
   std::vector<TagState> tags_;
-  // End of life: the spare blocks are gone (grown bad blocks ate them) and GC can no longer
-  // make a free block; the device turns read-only (DATA PROTECT / WRITE PROTECTED), keeping
-  // what it acknowledged readable from the write cache.
-  bool write_protected_ = false;
-  void check_out_of_space();
-  void enter_write_protect();
-  void refuse(const HostCommand& c);  // CHECK CONDITION DATA PROTECT, WRITE PROTECTED
-  void refuse(uint8_t tag);           // the same for a command in progress
+  // WriteProtectHooks: GC's last chance; then stop background writes, refuse what waits
+  void reclaim_space() override;
+  void write_protect_entered() override;
   LatencySplit latency_{256};
   CommandTable table_;
   std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
   std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   FlashPort flash_;
+  WriteProtection protection_;       // end of life: read-only once no block can be freed
   MapStore map_store_;
   UnitPlacement placement_;
   WriteCache cache_;
