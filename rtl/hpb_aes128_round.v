@@ -5,8 +5,8 @@
 //   state_out = AddRoundKey(MixColumns(ShiftRows(SubBytes(state_in))), key_out)
 //               (MixColumns skipped when final_round is set: round 10)
 //
-// Byte order follows FIPS-197: byte 0 of the block is bits [127:120]; the
-// state is column-major (bytes 0..3 are column 0, bits [127:96]).  Purely combinational.
+// The block and the key travel as four 32-bit columns (column 0 = bytes 0..3 of the
+// block, byte 0 in [31:24], FIPS-197's byte order). Purely combinational.
 //
 // SubBytes, ShiftRows and MixColumns are formed per byte with a "T-box" (the table
 // formulation of the round, FIPS-197's authors' own): each state byte x goes through one
@@ -14,20 +14,22 @@
 // MixColumns' column (2, 1, 1, 3); an output column is the XOR of the four lookups of
 // the bytes ShiftRows brings to it, each rotated to its row. The final round takes
 // the S-box byte out of the same lookup. A lookup is a 256 x 32 ROM in hardware, and an
-// always block with an 8-bit input is one table read in the Verilated model.
+// array read in the Verilated model.
 //
-// The round's internal nets stay out of waveform traces (the datapath's state and round
-// key registers are traced): a traced net must be kept as a variable of the Verilated
-// model, so tracing them would make every evaluation store and reload them.
+// The module is inlined into its datapath and its nets stay out of waveform traces (the
+// datapath's state and round key registers are traced): a traced net must be kept as a
+// variable of the Verilated model, so tracing them would make every evaluation store and
+// reload them.
 /* verilator tracing_off */
 module hpb_aes128_round (
-    input  wire [127:0] state_in,
-    input  wire [127:0] key_in,       // previous round key (the cipher key for round 1)
-    input  wire [7:0]   rcon,         // round constant of this round
-    input  wire         final_round,  // round 10: no MixColumns
-    output wire [127:0] key_out,      // this round's key
-    output wire [127:0] state_out
+    input  wire [31:0] s0, s1, s2, s3,  // state columns in
+    input  wire [31:0] k0, k1, k2, k3,  // previous round key (the cipher key for round 1)
+    input  wire [7:0]  rcon,            // round constant of this round
+    input  wire        final_round,     // round 10: no MixColumns
+    output wire [31:0] n0, n1, n2, n3,  // this round's key
+    output wire [31:0] o0, o1, o2, o3   // state columns out
 );
+  /* verilator inline_module */
 `include "hpb_aes_sbox.v"
 
   function automatic [7:0] xtime(input [7:0] a);
@@ -45,54 +47,37 @@ module hpb_aes128_round (
   endgenerate
 
   // ---------------- key schedule step ----------------
-  wire [31:0] w0 = key_in[127:96];
-  wire [31:0] w1 = key_in[95:64];
-  wire [31:0] w2 = key_in[63:32];
-  wire [31:0] w3 = key_in[31:0];
-  // SubWord(RotWord(w3)): byte k of the result is the S-box of byte k+1 of w3.
-  wire [31:0] sub;
-  genvar k;
-  generate
-    for (k = 0; k < 4; k = k + 1) begin : g_key_sbox
-      assign sub[31 - 8*k -: 8] = tbox[w3[31 - 8*((k + 1) % 4) -: 8]][23:16];  // its S-box byte
-    end
-  endgenerate
-  wire [31:0] n0 = w0 ^ sub ^ {rcon, 24'h000000};
-  wire [31:0] n1 = w1 ^ n0;
-  wire [31:0] n2 = w2 ^ n1;
-  wire [31:0] n3 = w3 ^ n2;
-  assign key_out = {n0, n1, n2, n3};
+  // SubWord(RotWord(k3)) ^ {rcon, 0, 0, 0}: the S-box byte is byte 1 or 2 of a T-box entry.
+  wire [31:0] sub = {tbox[k3[23:16]][23:16], tbox[k3[15:8]][23:16],
+                     tbox[k3[7:0]][23:16], tbox[k3[31:24]][23:16]};
+  assign n0 = k0 ^ sub ^ {rcon, 24'h000000};
+  assign n1 = k1 ^ n0;
+  assign n2 = k2 ^ n1;
+  assign n3 = k3 ^ n2;
 
   // ---------------- SubBytes + ShiftRows + MixColumns ----------------
-  // Output column c, row r takes the byte at row r of input column (c + r) mod 4.
-  wire [31:0] mixed [0:3];
-  wire [31:0] subst [0:3];  // SubBytes + ShiftRows only (the final round)
-  genvar c, r;
-  generate
-    for (c = 0; c < 4; c = c + 1) begin : g_col
-      wire [31:0] t [0:3];
-      for (r = 0; r < 4; r = r + 1) begin : g_row
-        wire [31:0] tv = tbox[state_in[127 - 32*((c + r) % 4) - 8*r -: 8]];
-        // Rotated to row r: T(x) >>> 8r.
-        if (r == 0) begin : g_rot0
-          assign t[r] = tv;
-        end else begin : g_rot
-          assign t[r] = {tv[8*r-1:0], tv[31:8*r]};
-        end
-      end
-      assign mixed[c] = t[0] ^ t[1] ^ t[2] ^ t[3];
-      assign subst[c] = {t[0][23:16], t[1][15:8], t[2][7:0], t[3][31:24]};
-    end
-  endgenerate
-
-  wire [31:0] kc [0:3];
-  assign kc[0] = n0;
-  assign kc[1] = n1;
-  assign kc[2] = n2;
-  assign kc[3] = n3;
-  generate
-    for (c = 0; c < 4; c = c + 1) begin : g_out
-      assign state_out[127 - 32*c -: 32] = (final_round ? subst[c] : mixed[c]) ^ kc[c];
-    end
-  endgenerate
+  // Output column c, row r takes the byte at row r of input column (c + r) mod 4,
+  // its lookup rotated right by 8r.
+  function automatic [31:0] ror8(input [31:0] x);
+    ror8 = {x[7:0], x[31:8]};
+  endfunction
+  function automatic [31:0] ror16(input [31:0] x);
+    ror16 = {x[15:0], x[31:16]};
+  endfunction
+  function automatic [31:0] ror24(input [31:0] x);
+    ror24 = {x[23:0], x[31:24]};
+  endfunction
+  wire [31:0] t00 = tbox[s0[31:24]], t01 = tbox[s1[23:16]], t02 = tbox[s2[15:8]], t03 = tbox[s3[7:0]];
+  wire [31:0] t10 = tbox[s1[31:24]], t11 = tbox[s2[23:16]], t12 = tbox[s3[15:8]], t13 = tbox[s0[7:0]];
+  wire [31:0] t20 = tbox[s2[31:24]], t21 = tbox[s3[23:16]], t22 = tbox[s0[15:8]], t23 = tbox[s1[7:0]];
+  wire [31:0] t30 = tbox[s3[31:24]], t31 = tbox[s0[23:16]], t32 = tbox[s1[15:8]], t33 = tbox[s2[7:0]];
+  // The final round: SubBytes + ShiftRows only (the S-box byte of each lookup).
+  assign o0 = n0 ^ (final_round ? {t00[23:16], t01[23:16], t02[23:16], t03[23:16]}
+                                : t00 ^ ror8(t01) ^ ror16(t02) ^ ror24(t03));
+  assign o1 = n1 ^ (final_round ? {t10[23:16], t11[23:16], t12[23:16], t13[23:16]}
+                                : t10 ^ ror8(t11) ^ ror16(t12) ^ ror24(t13));
+  assign o2 = n2 ^ (final_round ? {t20[23:16], t21[23:16], t22[23:16], t23[23:16]}
+                                : t20 ^ ror8(t21) ^ ror16(t22) ^ ror24(t23));
+  assign o3 = n3 ^ (final_round ? {t30[23:16], t31[23:16], t32[23:16], t33[23:16]}
+                                : t30 ^ ror8(t31) ^ ror16(t32) ^ ror24(t33));
 endmodule

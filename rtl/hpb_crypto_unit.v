@@ -63,9 +63,10 @@ module hpb_crypto_unit #(
 
   // ---------------- registers ----------------
   // Key material stays out of waveform traces as well (there is no read path either).
+  // Held as 32-bit words (word 0 = key bytes 0..3), as the registers that write them.
   /* verilator tracing_off */
-  reg [127:0] key_stage;
-  reg [127:0] session_key;
+  reg [31:0]  key_stage0, key_stage1, key_stage2, key_stage3;
+  reg [31:0]  session_key0, session_key1, session_key2, session_key3;
   /* verilator tracing_on */
   reg         key_valid;
   reg [1:0]   key_op;       // pending key operation: bit0 commit, bit1 zeroize
@@ -114,7 +115,7 @@ module hpb_crypto_unit #(
       .load      (accept || phase_a_end),
       .load_block(accept ? first_block : second_block),
       .advance   (busy && !last),
-      .key       (session_key),
+      .key       ({session_key0, session_key1, session_key2, session_key3}),
       .round_out (round_out),
       .last      (last)
   );
@@ -124,7 +125,9 @@ module hpb_crypto_unit #(
   wire [1:0]  fin_status = (job_error != ST_OK) ? job_error
                          : (job_verify && !tag_match) ? ST_MISMATCH : ST_OK;
 
-  // ---------------- control ----------------
+  // ---------------- control and job data ----------------
+  // One clocked process with every register reset: the Verilated model then tests one
+  // trigger per evaluation.
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       busy       <= 1'b0;
@@ -132,32 +135,47 @@ module hpb_crypto_unit #(
       out_valid  <= 1'b0;
       key_valid  <= 1'b0;
       key_op     <= 2'b00;
-      key_stage  <= 128'd0;
-      session_key <= 128'd0;
+      {key_stage0, key_stage1, key_stage2, key_stage3} <= 128'd0;
+      {session_key0, session_key1, session_key2, session_key3} <= 128'd0;
       cnt_sign   <= 32'd0;
       cnt_verify <= 32'd0;
       cnt_fail   <= 32'd0;
       cnt_error  <= 32'd0;
+      job_verify <= 1'b0;
+      job_lun    <= 8'd0;
+      job_lba    <= 48'd0;
+      job_gen    <= 32'd0;
+      job_ppn    <= 32'd0;
+      job_entry  <= 64'd0;
+      job_id     <= 8'd0;
+      job_error  <= ST_OK;
+      out_verify <= 1'b0;
+      out_status <= ST_OK;
+      out_id     <= 8'd0;
+      out_ppn    <= 32'd0;
+      out_entry  <= 64'd0;
     end else begin
-      // key staging registers
-      if (reg_we && reg_addr == 6'h10) key_stage[127:96] <= reg_wdata;
-      if (reg_we && reg_addr == 6'h14) key_stage[95:64]  <= reg_wdata;
-      if (reg_we && reg_addr == 6'h18) key_stage[63:32]  <= reg_wdata;
-      if (reg_we && reg_addr == 6'h1C) key_stage[31:0]   <= reg_wdata;
+      if (reg_we) begin
+        // key staging registers
+        if (reg_addr == 6'h10) key_stage0 <= reg_wdata;
+        if (reg_addr == 6'h14) key_stage1 <= reg_wdata;
+        if (reg_addr == 6'h18) key_stage2 <= reg_wdata;
+        if (reg_addr == 6'h1C) key_stage3 <= reg_wdata;
+      end
 
       // key operations take effect only while no job is in flight (a job
       // accepted on the same edge runs first, with the old key)
       if (!busy && !accept && key_op_next != 2'b00) begin
         key_op <= 2'b00;
         if (key_op_next[1]) begin
-          session_key <= 128'd0;
-          key_stage   <= 128'd0;
+          {session_key0, session_key1, session_key2, session_key3} <= 128'd0;
           key_valid   <= 1'b0;
         end else begin
-          session_key <= key_stage;
-          key_stage   <= 128'd0;
+          {session_key0, session_key1, session_key2, session_key3} <=
+              {key_stage0, key_stage1, key_stage2, key_stage3};
           key_valid   <= 1'b1;
         end
+        {key_stage0, key_stage1, key_stage2, key_stage3} <= 128'd0;
       end else begin
         key_op <= key_op_next;
       end
@@ -165,15 +183,38 @@ module hpb_crypto_unit #(
       if (out_valid && out_ready) out_valid <= 1'b0;
 
       if (accept) begin
-        busy    <= 1'b1;
-        phase_b <= 1'b0;
+        busy       <= 1'b1;
+        phase_b    <= 1'b0;
+        job_verify <= in_verify;
+        job_lun    <= in_lun;
+        job_lba    <= in_lba[47:0];
+        job_gen    <= in_gen;
+        job_ppn    <= in_ppn;
+        job_entry  <= in_entry;
+        job_id     <= in_id;
+        job_error  <= !key_valid ? ST_NO_KEY
+                    : (in_lba[63:48] != 16'd0) ? ST_LBA_RANGE : ST_OK;
       end
-      if (phase_a_end) phase_b <= 1'b1;
+      if (phase_a_end) begin
+        phase_b <= 1'b1;
+        if (job_verify) job_ppn <= dec_ppn;
+        else            job_entry[31:0] <= ct32;  // the tag
+      end
 
       if (finish) begin
-        busy      <= 1'b0;
-        phase_b   <= 1'b0;
-        out_valid <= 1'b1;
+        busy       <= 1'b0;
+        phase_b    <= 1'b0;
+        out_valid  <= 1'b1;
+        out_verify <= job_verify;
+        out_status <= fin_status;
+        out_id     <= job_id;
+        if (job_verify) begin
+          out_ppn   <= (fin_status == ST_OK) ? job_ppn : 32'd0;
+          out_entry <= job_entry;
+        end else begin
+          out_ppn   <= job_ppn;
+          out_entry <= (fin_status == ST_OK) ? {job_ppn ^ ct32, job_entry[31:0]} : 64'd0;
+        end
       end
 
       if (ctrl_write && reg_wdata[2]) begin
@@ -186,37 +227,6 @@ module hpb_crypto_unit #(
         else            cnt_sign   <= cnt_sign + 32'd1;
         if (fin_status == ST_MISMATCH) cnt_fail <= cnt_fail + 32'd1;
         if (job_error != ST_OK)        cnt_error <= cnt_error + 32'd1;
-      end
-    end
-  end
-
-  // ---------------- job data (no reset needed) ----------------
-  always @(posedge clk) begin
-    if (accept) begin
-      job_verify <= in_verify;
-      job_lun    <= in_lun;
-      job_lba    <= in_lba[47:0];
-      job_gen    <= in_gen;
-      job_ppn    <= in_ppn;
-      job_entry  <= in_entry;
-      job_id     <= in_id;
-      job_error  <= !key_valid ? ST_NO_KEY
-                  : (in_lba[63:48] != 16'd0) ? ST_LBA_RANGE : ST_OK;
-    end
-    if (phase_a_end) begin
-      if (job_verify) job_ppn <= dec_ppn;
-      else            job_entry[31:0] <= ct32;  // the tag
-    end
-    if (finish) begin
-      out_verify <= job_verify;
-      out_status <= fin_status;
-      out_id     <= job_id;
-      if (job_verify) begin
-        out_ppn   <= (fin_status == ST_OK) ? job_ppn : 32'd0;
-        out_entry <= job_entry;
-      end else begin
-        out_ppn   <= job_ppn;
-        out_entry <= (fin_status == ST_OK) ? {job_ppn ^ ct32, job_entry[31:0]} : 64'd0;
       end
     end
   end

@@ -3,13 +3,33 @@
 #include <verilated_vcd_c.h>
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 #include "Vhpb_crypto_unit_r1.h"
 #include "Vhpb_crypto_unit_r10.h"
 #include "Vhpb_crypto_unit_r2.h"
 #include "Vhpb_crypto_unit_r5.h"
+#include "Vhpb_crypto_unit_r10___024root.h"
+#include "Vhpb_crypto_unit_r1___024root.h"
+#include "Vhpb_crypto_unit_r2___024root.h"
+#include "Vhpb_crypto_unit_r5___024root.h"
 
 namespace ufs {
 namespace {
+
+// One evaluation per clock edge. The unit has no logic on the falling edge or in the
+// clock-low half (every process is posedge clk / negedge rst_n, and the combinational
+// logic from the inputs is settled again at the start of every evaluation), so the
+// clock-low evaluation only serves the waves. Verilator 5 finds a rising edge by
+// comparing clk with the value it sampled at the previous evaluation; setting that
+// sample to 0 makes one evaluation with clk = 1 the rising edge, exactly as the
+// 1 -> 0 -> 1 pair would. Where a Verilator version keeps no such sample (the member
+// is detected at compile time), the pair of evaluations is used instead.
+template <class Root, class = void>
+struct HasClkSample : std::false_type {};
+template <class Root>
+struct HasClkSample<Root, std::void_t<decltype(std::declval<Root&>().__Vtrigrprev__TOP__clk)>>
+    : std::true_type {};
 
 template <class Model>
 class HpbCryptoRtlCore : public HpbCryptoCore {
@@ -132,6 +152,15 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
   // before, then the rising edge at cycle_ * period.
   void tick() {
     Model& m = *model_;
+    using Root = std::remove_pointer_t<decltype(m.rootp)>;
+    if constexpr (HasClkSample<Root>::value) {
+      if (!vcd_) {
+        m.rootp->__Vtrigrprev__TOP__clk = 0;  // m.clk stays 1: this evaluation is the edge
+        m.eval();
+        ++cycle_;
+        return;
+      }
+    }
     m.clk = 0;
     m.eval();
     if (vcd_) dump(cycle_ * period_ps_ - std::min(cycle_ * period_ps_, period_ps_ / 2));
