@@ -1,5 +1,9 @@
 #include "crypto/aes128.h"
 #include <cstddef>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <wmmintrin.h>
+#define UFS_AES_NI 1
+#endif
 
 namespace ufs {
 namespace {
@@ -73,7 +77,35 @@ void Aes128::set_key(const AesKey& key) {
     for (std::size_t w = 0; w < 4; ++w) rk_words_[4 * r + w] = load_be(&round_keys_[r][4 * w]);
 }
 
+#ifdef UFS_AES_NI
+namespace {
+// One AESENC per round (AddRoundKey 0 is the XOR before): the ten rounds in about 20
+// instructions instead of ~600 for the table rounds. The round keys are the FIPS-197
+// byte strings, which is the byte order the instructions take.
+__attribute__((target("aes,sse2"))) AesBlock encrypt_ni(const AesBlock* keys, const AesBlock& in) {
+  auto load = [](const AesBlock& b) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data())); };
+  __m128i s = _mm_xor_si128(load(in), load(keys[0]));
+  for (int r = 1; r < 10; ++r) s = _mm_aesenc_si128(s, load(keys[r]));
+  s = _mm_aesenclast_si128(s, load(keys[10]));
+  AesBlock out;
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out.data()), s);
+  return out;
+}
+const bool kHardwareAes = __builtin_cpu_supports("aes");
+}  // namespace
+bool Aes128::hardware_aes() { return kHardwareAes; }
+#else
+bool Aes128::hardware_aes() { return false; }
+#endif
+
 AesBlock Aes128::encrypt(const AesBlock& in) const {
+#ifdef UFS_AES_NI
+  if (kHardwareAes) return encrypt_ni(round_keys_.data(), in);
+#endif
+  return encrypt_tables(in);
+}
+
+AesBlock Aes128::encrypt_tables(const AesBlock& in) const {
   const uint32_t* rk = rk_words_.data();
   uint32_t s0 = load_be(&in[0]) ^ rk[0], s1 = load_be(&in[4]) ^ rk[1];
   uint32_t s2 = load_be(&in[8]) ^ rk[2], s3 = load_be(&in[12]) ^ rk[3];

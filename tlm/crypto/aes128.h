@@ -15,7 +15,12 @@ class Aes128 {
   Aes128() { set_key(AesKey{}); }
   explicit Aes128(const AesKey& key) { set_key(key); }
   void set_key(const AesKey& key);
+  // AES-NI where the CPU has it (x86-64), the T-table rounds otherwise: the same cipher.
   AesBlock encrypt(const AesBlock& in) const;
+  // The portable T-table rounds (the path the tests compare the instructions against).
+  AesBlock encrypt_tables(const AesBlock& in) const;
+  // Whether encrypt() uses the CPU's AES instructions.
+  static bool hardware_aes();
   // Round key r (0..10), as the RTL's on-the-fly key schedule produces it.
   const AesBlock& round_key(int r) const { return round_keys_[size_t(r)]; }
 
