@@ -27,6 +27,7 @@ void ReadEngine::start(const HostCommand& c, uint64_t lba, uint32_t blocks, bool
 }
 
 void ReadEngine::stage(uint8_t tag) {
+  const FlashPort::WorkFor cause(flash_, tag);  // also when staged in another command's step
   Command& t = commands_[tag];
   // A read queued for buffer space is staged only from the queue (retry_waiting clears
   // `waiting` first). Staged any other way (its own DATA IN ending), it would finish with
@@ -73,6 +74,7 @@ void ReadEngine::map_page_loaded(uint32_t seg) {
 // Look every block of a staged segment up; merge consecutive sectors of one physical page into one read.
 void ReadEngine::look_up(uint32_t seg) {
   Segment& g = segments_[seg];
+  const FlashPort::WorkFor cause(flash_, g.tag);  // also when its map page came in another's step
   Command& t = commands_[g.tag];
   const uint32_t n = g.blocks;
   PageRun run;  // the open run of sectors of one page: one read

@@ -13,6 +13,7 @@ FlashOp& FlashPort::start(FlashOpcode opcode, uint32_t client, uint64_t index, c
   op_.priority = 0;
   op_.read_oob = false;
   op_.cookie = uint64_t(client) << kClientShift | index;
+  op_.cause_tag = cause_tag_;
   return op_;
 }
 

@@ -43,6 +43,20 @@ class FlashPort {
   // Intra-plane copy of a page, its spare area read out into the completion.
   void copy_back(uint32_t client, uint64_t index, const FlashAddress& from, const FlashAddress& to);
 
+  // Observability: while a WorkFor is alive, the ops submitted work for the command on
+  // `tag` (FlashOp::cause_tag) rather than the one whose event is being handled.
+  class WorkFor {
+   public:
+    WorkFor(FlashPort& port, uint8_t tag) : port_(port), before_(port.cause_tag_) { port.cause_tag_ = tag; }
+    ~WorkFor() { port_.cause_tag_ = before_; }
+    WorkFor(const WorkFor&) = delete;
+    WorkFor& operator=(const WorkFor&) = delete;
+
+   private:
+    FlashPort& port_;
+    int16_t before_;
+  };
+
   // The completion goes to its client.
   void complete(const FlashCompletion& c) {
     if (in_flight_) --in_flight_;
@@ -74,6 +88,7 @@ class FlashPort {
   bool per_block_slc_;
   std::vector<FlashClient*> clients_;
   FlashOp op_;  // reused: the demux copies what it needs at submission
+  int16_t cause_tag_ = -1;
   uint32_t in_flight_ = 0;
   uint64_t sequence_ = 0;
   uint64_t program_failures_ = 0, erase_failures_ = 0;

@@ -112,6 +112,9 @@ struct FlashOp {
                                 // output between the copy-back read and program) into the completion
   uint64_t cookie = 0;          // firmware's own identifier, returned in the completion
   std::vector<PageOob> oob;     // Program: one per page
+  // Observability only: the task tag of the host command the op works for when the firmware
+  // knows it is not the one whose event it is handling (-1: that event's own, or none).
+  int16_t cause_tag = -1;
 };
 
 struct FlashCompletion {

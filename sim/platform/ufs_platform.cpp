@@ -123,6 +123,9 @@ void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<
 
 std::vector<std::string> UfsPlatform::finish_trace() {
   if (!trace_) return {};
+  // What is still in flight gets its slice too, up to now (commands) or its booked end (NAND).
+  host.trace_in_flight();
+  fcc.trace_in_flight();
   std::vector<std::string> problems = trace_->finish();
   if (trace_->late_changes())
     problems.push_back("waves: " + std::to_string(trace_->late_changes()) +

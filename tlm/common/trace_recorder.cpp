@@ -185,6 +185,45 @@ void TraceRecorder::instant(int track, const char* name, uint64_t at, const Trac
   std::fputc('}', json_);
 }
 
+// ---------------------------------------------------------------- commands and flows
+
+uint64_t TraceRecorder::command_issued(int tag, int track, uint64_t at_ps) {
+  commands_.push_back(CommandAnchor{track, at_ps});
+  const uint64_t id = commands_.size();
+  if (tag >= 0) {
+    if (tag_commands_.size() <= size_t(tag)) tag_commands_.resize(size_t(tag) + 1, 0);
+    tag_commands_[size_t(tag)] = id;
+  }
+  return id;
+}
+
+void TraceRecorder::command_ended(int tag) {
+  if (tag >= 0 && size_t(tag) < tag_commands_.size()) tag_commands_[size_t(tag)] = 0;
+}
+
+// Trace-event flow events (v1): "s" on the command's track and "f" with binding point
+// "e" on the target's, each a nanosecond into its slice so that the viewer binds it to
+// the slice enclosing it (Perfetto keeps nanoseconds; an arrow at a slice's very start
+// could bind before the slice is seen). Same name, category and id pair them.
+void TraceRecorder::flow_from_command(uint64_t id, int track, uint64_t at_ps) {
+  if (!json_ || finished_ || id == 0 || id > commands_.size() || track < 0 || size_t(track) >= track_ids_.size())
+    return;
+  const CommandAnchor& from = commands_[id - 1];
+  if (from.track < 0 || size_t(from.track) >= track_ids_.size()) return;
+  const uint64_t from_at = from.at + 1000, to_at = at_ps + 1000;
+  const uint64_t lo = options_.window_from_ps, hi = options_.window_to_ps;
+  if (from_at < lo || from_at > hi || to_at < lo || to_at > hi) return;
+  const uint64_t flow = ++flows_;
+  const auto& a = track_ids_[size_t(from.track)];
+  write_event_head("s", a.first, a.second, "command", from_at);
+  std::fprintf(json_, ",\"cat\":\"command\",\"id\":%llu,\"args\":{\"cmd\":%llu}}",
+               static_cast<unsigned long long>(flow), static_cast<unsigned long long>(id));
+  const auto& b = track_ids_[size_t(track)];
+  write_event_head("f", b.first, b.second, "command", to_at);
+  std::fprintf(json_, ",\"cat\":\"command\",\"bp\":\"e\",\"id\":%llu,\"args\":{\"cmd\":%llu}}",
+               static_cast<unsigned long long>(flow), static_cast<unsigned long long>(id));
+}
+
 void TraceRecorder::write_counter(const Signal& s, uint64_t at, uint64_t value) {
   if (!json_ || !s.counter_pid) return;
   write_event_head("C", s.counter_pid, 0, s.name.c_str(), at);

@@ -42,9 +42,9 @@ struct TraceRecorderOptions {
   uint64_t window_to_ps = std::numeric_limits<uint64_t>::max();
 };
 
-// Arguments of a timeline event: the command tag (when known) and up to four numbers.
+// Arguments of a timeline event: the command tag (when known) and up to six numbers.
 struct TraceArgs {
-  static constexpr int kMax = 4;
+  static constexpr int kMax = 6;
   int tag_value = -1;
   int count = 0;
   const char* keys[kMax] = {};
@@ -93,6 +93,23 @@ class TraceRecorder {
     slice(track, name, ps(start), ps(end), args);
   }
   void instant(int track, const char* name, uint64_t at_ps, const TraceArgs& args = {});
+
+  // ---- commands and what they cause (flow arrows on the timeline)
+  // The host registers each command as it issues it: its slice on `track` starts at
+  // `at_ps`. Returns the command's id (1, 2, ...; 0 is "none"): slices of the command
+  // and of the work done for it carry it as args.cmd.
+  uint64_t command_issued(int tag, int track, uint64_t at_ps);
+  // The command on `tag` has ended: the tag names no command until the next one.
+  void command_ended(int tag);
+  // The command the tag names now (0: none): a device model that knows it works for the
+  // command holding a tag asks for its id while that command is in flight.
+  uint64_t command_on_tag(int tag) const {
+    return tag >= 0 && size_t(tag) < tag_commands_.size() ? tag_commands_[size_t(tag)] : 0;
+  }
+  // A flow arrow from command `id`'s slice to the slice on `track` that starts at `at_ps`
+  // (both already or later written). Each call is one arrow with an id of its own.
+  void flow_from_command(uint64_t id, int track, uint64_t at_ps);
+  uint64_t flows_written() const { return flows_; }
 
   // ---- waves (and timeline counters)
   // Declare before the first change. `scope` is dotted ("ufs.fcc.die3").
@@ -166,6 +183,13 @@ class TraceRecorder {
   uint64_t events_ = 0;
   uint64_t last_time_ = 0;  // latest time seen (for the closing time step)
   std::vector<uint32_t> touched_;
+  struct CommandAnchor {
+    int track;
+    uint64_t at;
+  };
+  std::vector<CommandAnchor> commands_;  // by id - 1: where each command's slice starts
+  std::vector<uint64_t> tag_commands_;   // by tag: the command holding it (0: none)
+  uint64_t flows_ = 0;
 };
 
 }  // namespace ufs

@@ -38,9 +38,14 @@ void FirmwareCpu::dispatch(Event& e) {
   in_handler_ = true;
   charge_cycles(params_.interrupt_cycles);
   ++events_;
-  if (trace_) trace_tag_ = e.kind == EventKind::Command ? e.command.tag
-                           : e.kind == EventKind::DataOut || e.kind == EventKind::DataIn ? e.tag
-                           : e.kind == EventKind::Flash ? trace_flash_tag(e.flash.cookie) : -1;
+  if (trace_) {
+    // The command the step works for: the event's own, or for a flash completion the
+    // command its op worked for (the work it goes on with is that command's too).
+    trace_tag_ = e.kind == EventKind::Command ? e.command.tag
+                 : e.kind == EventKind::DataOut || e.kind == EventKind::DataIn ? e.tag : -1;
+    trace_cmd_ = trace_->command_on_tag(trace_tag_);
+    if (e.kind == EventKind::Flash) trace_flash_cause(e.flash.cookie);
+  }
   switch (e.kind) {
     case EventKind::Command: firmware_->on_command(e.command); break;
     case EventKind::Flash: firmware_->on_flash_complete(e.flash); break;
@@ -79,8 +84,16 @@ void FirmwareCpu::charge_cycles(uint64_t cycles) {
 }
 
 void FirmwareCpu::submit_flash(const FlashOp& op) {
-  if (trace_ && trace_tag_ >= 0) trace_cookie_tags_[op.cookie] = trace_tag_;
-  fcc_->submit(op, delay(), trace_ ? trace_tag_ : -1);
+  if (!trace_) {
+    fcc_->submit(op, delay());
+    return;
+  }
+  // The firmware names the command when it works for another than the step's (a read
+  // staged in another command's step); otherwise the op works for the step's command.
+  TraceCause cause{trace_tag_, trace_cmd_};
+  if (op.cause_tag >= 0) cause = TraceCause{op.cause_tag, trace_->command_on_tag(op.cause_tag)};
+  if (cause.tag >= 0 || cause.cmd) trace_cookie_causes_[op.cookie] = cause;
+  fcc_->submit(op, delay(), cause.tag, cause.cmd);
 }
 
 void FirmwareCpu::request_data_out(uint8_t tag, uint32_t offset, uint64_t addr, uint32_t bytes, uint64_t token) {
@@ -211,7 +224,7 @@ void FirmwareCpu::flash_complete(const FlashCompletion& c) {
 void FirmwareCpu::set_trace(TraceRecorder* trace, std::function<void(uint64_t)> sampler) {
   trace_ = trace;
   trace_sampler_ = std::move(sampler);
-  trace_cookie_tags_.clear();
+  trace_cookie_causes_.clear();
   if (!trace_) return;
   trace_track_ = trace_->track("device", "firmware");
   trace_busy_ = trace_->wire(name(), "busy");
@@ -219,13 +232,13 @@ void FirmwareCpu::set_trace(TraceRecorder* trace, std::function<void(uint64_t)> 
   trace_l2p_writes_ = trace_->integer(name(), "l2p_updates", "device");
 }
 
-// A flash op carries the tag of the step that submitted it; its completion's step inherits it.
-int FirmwareCpu::trace_flash_tag(uint64_t cookie) {
-  const auto it = trace_cookie_tags_.find(cookie);
-  if (it == trace_cookie_tags_.end()) return -1;
-  const int tag = it->second;
-  trace_cookie_tags_.erase(it);
-  return tag;
+// A flash op carries the command it works for; its completion's step inherits it.
+void FirmwareCpu::trace_flash_cause(uint64_t cookie) {
+  const auto it = trace_cookie_causes_.find(cookie);
+  if (it == trace_cookie_causes_.end()) return;
+  trace_tag_ = it->second.tag;
+  trace_cmd_ = it->second.cmd;
+  trace_cookie_causes_.erase(it);
 }
 
 void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
@@ -233,6 +246,7 @@ void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
                                       "timer", "crypto done", "power up"};
   TraceArgs a;
   a.tag(trace_tag_);
+  if (trace_cmd_) a.add("cmd", trace_cmd_);
   if (e.kind == EventKind::Command) a.add("opcode", e.command.cdb[0]);
   if (e.kind == EventKind::Flash) a.add("flash_opcode", uint64_t(e.flash.opcode)).add("cookie", e.flash.cookie);
   const size_t kind = size_t(e.kind);
@@ -240,6 +254,7 @@ void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
   trace_->busy(trace_busy_, start, clock_);
   if (trace_sampler_) trace_sampler_(TraceRecorder::ps(clock_));
   trace_tag_ = -1;
+  trace_cmd_ = 0;
 }
 
 }  // namespace ufs

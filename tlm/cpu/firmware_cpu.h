@@ -116,12 +116,17 @@ class FirmwareCpu : public sc_core::sc_module,
   std::vector<SectorStamp> scratch_;
   // Observability
   void trace_step(const Event& e, const sc_core::sc_time& start);
-  int trace_flash_tag(uint64_t cookie);
+  void trace_flash_cause(uint64_t cookie);
   TraceRecorder* trace_ = nullptr;
   std::function<void(uint64_t)> trace_sampler_;
   int trace_track_ = -1, trace_busy_ = -1, trace_l2p_reads_ = -1, trace_l2p_writes_ = -1;
-  int trace_tag_ = -1;                               // command tag of the running step
-  std::unordered_map<uint64_t, int> trace_cookie_tags_;  // flash op cookie -> command tag
+  int trace_tag_ = -1;        // command tag of the running step
+  uint64_t trace_cmd_ = 0;    // timeline id of the command it works for (0: none)
+  struct TraceCause {
+    int tag;
+    uint64_t cmd;
+  };
+  std::unordered_map<uint64_t, TraceCause> trace_cookie_causes_;  // flash op cookie -> its command
 };
 
 }  // namespace ufs

@@ -11,13 +11,14 @@ using sc_core::sc_time;
 DieScheduler::DieScheduler(bool cache_read, uint32_t dies, const Parts& parts)
     : cache_read_(cache_read), parts_(parts), wakes_(dies) {}
 
-void DieScheduler::submit(const FlashOp& op, const sc_time& arrival, int trace_tag) {
+void DieScheduler::submit(const FlashOp& op, const sc_time& arrival, int trace_tag, uint64_t cmd) {
   const uint32_t s = parts_.pool.alloc();
   OpSlot& slot = parts_.pool[s];
   slot.op = op;
   slot.arrival = arrival;
   slot.status = FlashStatus::Ok;
   slot.trace_tag = trace_tag;
+  slot.cmd = cmd;
   ++submitted_;
   const uint32_t die = op.address.die;
   parts_.queues.enqueue(die, s);

@@ -40,7 +40,7 @@ class DieScheduler {
 
   void set_listener(FlashCompletionListener* listener) { listener_ = listener; }
   // The op (on a die of the device) arrives at `arrival` (not before now).
-  void submit(const FlashOp& op, const sc_core::sc_time& arrival, int trace_tag);
+  void submit(const FlashOp& op, const sc_core::sc_time& arrival, int trace_tag, uint64_t cmd);
   void on_event(const FccEvent& e);
 
   uint64_t ops_completed(FlashOpcode opcode) const { return completed_[size_t(opcode)]; }

@@ -92,7 +92,6 @@ void DieSequencer::array_done(uint32_t die) {
   FlashChannel& ch = parts_.topology.channel(d.channel);
   NandDie& nand = parts_.topology.die(die);
   const sc_time now = sim_now();
-  if (parts_.timeline.on()) parts_.timeline.array_end(die, parts_.pool[d.active[0]], d.active.size());
   // Cache read: the page moves to the cache register, the array is free for the next read.
   const sc_time data_ready = params_.cache_read ? now + t_cache_ : now;
   sc_time last_end = data_ready;
@@ -127,6 +126,7 @@ void DieSequencer::array_done(uint32_t die) {
         parts_.dma.transfer(tlm::TLM_WRITE_COMMAND, slot.op.buffer_address, slot.stamps.data(), slot.sectors, decoded);
     parts_.events.push(done, FccEvent{s, 0, FccEvent::Kind::Complete});
   }
+  if (parts_.timeline.on()) parts_.timeline.array_end(die, parts_.pool, d.active);  // after the reads: their OOB
   d.active.clear();
   d.cache_free_at = last_end;
   if (params_.cache_read) {
@@ -270,7 +270,7 @@ void DieSequencer::start_copy_back(uint32_t die, const sc_time& start) {
 void DieSequencer::finish(uint32_t die) {
   Die& d = dies_[die];
   NandDie& nand = parts_.topology.die(die);
-  if (parts_.timeline.on()) parts_.timeline.array_end(die, parts_.pool[d.active[0]], d.active.size());
+  if (parts_.timeline.on()) parts_.timeline.array_end(die, parts_.pool, d.active);
   for (uint32_t s : d.active) {
     OpSlot& slot = parts_.pool[s];
     const FlashOp& op = slot.op;
@@ -310,7 +310,7 @@ sc_time DieSequencer::set_aside(uint32_t die, std::vector<uint32_t>& into) {
   d.busy_to = now;
   const OpSlot& lead = parts_.pool[d.active[0]];
   if (lead.op.opcode == FlashOpcode::Program) parts_.budget.end(die, now);
-  if (parts_.timeline.on()) parts_.timeline.array_suspended(die, lead, d.active.size(), d.array_end);
+  if (parts_.timeline.on()) parts_.timeline.array_suspended(die, parts_.pool, d.active, d.array_end);
   ++d.generation;
   into.swap(d.active);
   d.active.clear();
@@ -351,6 +351,12 @@ uint64_t DieSequencer::cut_power(uint32_t die) {
   d.active.clear();
   d.cached.clear();
   return torn;
+}
+
+void DieSequencer::trace_in_flight() {
+  if (!parts_.timeline.on()) return;
+  for (uint32_t die = 0; die < dies_.size(); ++die)
+    if (!dies_[die].active.empty()) parts_.timeline.array_in_flight(die, parts_.pool, dies_[die].active, dies_[die].array_end);
 }
 
 sc_time DieSequencer::busy_until(uint32_t die, const sc_time& t) const {

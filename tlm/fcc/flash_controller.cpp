@@ -30,12 +30,12 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
       scheduler_(params_.cache_read, topology_.dies(),
                  DieScheduler::Parts{pool_, queues_, sequencer_, suspend_, events_}) {}
 
-void FlashController::submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag) {
+void FlashController::submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag, uint64_t cmd) {
   if (op.address.die >= topology_.dies()) {
     SC_REPORT_ERROR(name(), ("submit: die " + std::to_string(op.address.die) + " beyond the device").c_str());
     return;
   }
-  scheduler_.submit(op, sim_now() + delay, trace_tag);
+  scheduler_.submit(op, sim_now() + delay, trace_tag, cmd);
 }
 
 uint64_t FlashController::power_cut() {

@@ -63,12 +63,16 @@ class FlashController : public sc_core::sc_module {
   void set_listener(FlashCompletionListener* listener) { scheduler_.set_listener(listener); }
   // Wake through the platform's event wheel (before the simulation starts).
   void attach(EventWheel* wheel) { events_.attach(wheel); }
-  // The op arrives at now + delay. The demux copies what it needs. trace_tag: the host
-  // command tag the timeline shows on the op's slices (-1: none).
-  void submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag = -1);
+  // The op arrives at now + delay. The demux copies what it needs. Timeline: trace_tag, the
+  // host command tag shown on the op's slices (-1: none); cmd, the id of the command it
+  // works for (TraceRecorder::command_issued; 0: none), the source of its flow arrow.
+  void submit(const FlashOp& op, const sc_core::sc_time& delay, int trace_tag = -1, uint64_t cmd = 0);
   // Observability (nullptr = off): die array phases and channel bus use on the timeline,
   // die busy/state and channel busy in the waves. Call before the simulation starts.
   void set_trace(TraceRecorder* trace) { timeline_.attach(trace, name(), topology_); }
+  // Timeline at the end of the run: the array phases still in flight, as slices up to
+  // their booked end (args.in_flight).
+  void trace_in_flight() { sequencer_.trace_in_flight(); }
   FlashGeometry geometry() const { return topology_.geometry(); }
   // The geometry the firmware sees for these parameters (ganged packages act as one wider
   // package), known before elaboration; "" or "key: problem" in `problem` when the

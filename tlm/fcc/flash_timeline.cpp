@@ -44,6 +44,7 @@ void FlashTimeline::bus(uint32_t channel, const char* what, const sc_time& start
   TraceArgs a;
   a.tag(slot.trace_tag).add("die", slot.op.address.die);
   if (bytes) a.add("bytes", bytes);
+  if (slot.cmd) a.add("cmd", slot.cmd);
   trace_->slice(channel_track_[channel], what, start, end, a);
 }
 
@@ -60,14 +61,15 @@ void FlashTimeline::array(uint32_t die, const sc_time& start, const sc_time& end
   }
 }
 
-void FlashTimeline::array_end(uint32_t die, const OpSlot& lead, size_t planes) {
-  slice(die, lead, planes, resumed_[die] ? 2 : 0);
+void FlashTimeline::array_end(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group) {
+  slice(die, pool, group, resumed_[die] ? 2 : 0, sim_now(), false);
 }
 
-void FlashTimeline::array_suspended(uint32_t die, const OpSlot& lead, size_t planes, const sc_time& booked_end) {
-  slice(die, lead, planes, 1);
+void FlashTimeline::array_suspended(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                                    const sc_time& booked_end) {
+  slice(die, pool, group, 1, sim_now(), false);
   // The die frees now instead of at booked_end: undo the rest of the booked interval.
-  const int64_t code = int64_t(lead.op.opcode) + 1;
+  const int64_t code = int64_t(pool[group[0]].op.opcode) + 1;
   const uint64_t n = TraceRecorder::ps(sim_now()), e = TraceRecorder::ps(booked_end);
   trace_->change(die_busy_[die], e, +1);
   trace_->change(die_busy_[die], n, -1);
@@ -75,19 +77,36 @@ void FlashTimeline::array_suspended(uint32_t die, const OpSlot& lead, size_t pla
   trace_->change(die_state_[die], n, -code);
 }
 
+void FlashTimeline::array_in_flight(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                                    const sc_time& booked_end) {
+  slice(die, pool, group, resumed_[die] ? 2 : 0, booked_end, true);
+}
+
 // variant: 0 whole, 1 cut short by a suspend, 2 the part after a resume.
-void FlashTimeline::slice(uint32_t die, const OpSlot& lead, size_t planes, int variant) {
+void FlashTimeline::slice(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group, int variant,
+                          const sc_time& end, bool in_flight) {
   static const char* const names[4][3] = {{"read", "read", "read"},
                                           {"program", "program (suspended)", "program (resumed)"},
                                           {"erase", "erase (suspended)", "erase (resumed)"},
                                           {"copy-back", "copy-back (suspended)", "copy-back (resumed)"}};
+  const OpSlot& lead = pool[group[0]];
   TraceArgs a;
   a.tag(lead.trace_tag)
-      .add("planes", planes)
+      .add("planes", group.size())
       .add("block", lead.op.address.block)
       .add("page", lead.op.address.page)
       .add("cookie", lead.op.cookie);
-  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][variant], slice_start_[die], sim_now(), a);
+  if (lead.cmd) a.add("cmd", lead.cmd);
+  if (in_flight) {
+    a.add("in_flight", 1);
+  } else if (lead.op.opcode == FlashOpcode::Read && lead.read_oob.kind == PageKind::UserData) {
+    a.add("lba", lead.read_oob.lba[lead.first_sector]);  // what the page holds: checks the link
+  }
+  const uint64_t start = TraceRecorder::ps(slice_start_[die]);
+  trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][variant], start, TraceRecorder::ps(end), a);
+  if (variant == 2) return;  // its ops' arrows point at the part before the suspend
+  for (uint32_t s : group)
+    if (pool[s].cmd) trace_->flow_from_command(pool[s].cmd, die_track_[die], start);
 }
 
 }  // namespace ufs

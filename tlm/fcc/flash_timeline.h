@@ -26,13 +26,19 @@ class FlashTimeline {
   // The die's array is busy [start, end) with `opcode`; `resumed`: after a suspend.
   void array(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end, FlashOpcode opcode,
              bool resumed = false);
-  // The array phase that ends now, led by `lead` over `planes` planes.
-  void array_end(uint32_t die, const OpSlot& lead, size_t planes);
+  // The array phase of `group` (its lead first) that ends now; a flow arrow from each
+  // op's command to it (not again for the part after a resume).
+  void array_end(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group);
   // The array phase is suspended now instead of ending at `booked_end`.
-  void array_suspended(uint32_t die, const OpSlot& lead, size_t planes, const sc_core::sc_time& booked_end);
+  void array_suspended(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                       const sc_core::sc_time& booked_end);
+  // The run ends with the array phase in flight: its slice up to `booked_end`.
+  void array_in_flight(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                       const sc_core::sc_time& booked_end);
 
  private:
-  void slice(uint32_t die, const OpSlot& lead, size_t planes, int variant);
+  void slice(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group, int variant,
+             const sc_core::sc_time& end, bool in_flight);
 
   TraceRecorder* trace_ = nullptr;
   std::vector<int> die_track_, channel_track_, die_busy_, die_state_, channel_busy_;

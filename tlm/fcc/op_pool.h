@@ -18,7 +18,8 @@ struct OpSlot {
   FlashStatus status = FlashStatus::Ok;
   PageOob read_oob;
   uint32_t first_sector = 0, sectors = 0;  // read: what crosses the bus
-  int trace_tag = -1;                      // host command tag for the timeline
+  int trace_tag = -1;                      // timeline: host command tag
+  uint64_t cmd = 0;                        // timeline: id of the command it works for (0: none)
 };
 
 class OpPool {

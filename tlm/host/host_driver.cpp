@@ -90,6 +90,34 @@ int HostDriver::trace_track(int stream, uint8_t tag) {
   return tags[tag];
 }
 
+// The command's slice on its tag's track, issue to `end_ps`; args.cmd names it for the
+// work it causes (flow arrows from here to its NAND ops).
+void HostDriver::trace_command_slice(uint8_t tag, uint64_t end_ps, bool in_flight) {
+  const TagSlot& slot = slots_[tag];
+  static const char* const op_names[] = {"read", "write", "flush", "unmap"};
+  TraceArgs a;
+  a.tag(tag).add("cmd", slot.trace_cmd);
+  if (in_flight) a.add("in_flight", 1);
+  else a.add("status", slot.response.status);
+  const char* what = "raw command";
+  if (slot.submitter >= 0) {
+    const BlockRequest& q = slot.record.request;
+    what = op_names[size_t(q.op) & 3];
+    a.add("lba", q.lba).add("blocks", q.blocks).add("io_id", slot.record.io_id);
+  } else {
+    a.add("opcode", slot.command.cdb[0]);
+  }
+  const int stream = slot.submitter >= 0 ? int(slot.record.request.stream) : -1;
+  trace_->slice(trace_track(stream, tag), what, slot.record.issue_ps, end_ps, a);
+}
+
+void HostDriver::trace_in_flight() {
+  if (!trace_) return;
+  const uint64_t now = now_ps();
+  for (size_t tag = 0; tag < params_.queue_depth; ++tag)
+    if (slots_[tag].busy) trace_command_slice(uint8_t(tag), std::max(now, slots_[tag].record.issue_ps), true);
+}
+
 uint64_t HostDriver::now_ps() const { return to_ps(sim_now()); }
 
 void HostDriver::add_submitter(RequestSubmitter* submitter) {
@@ -252,7 +280,10 @@ void HostDriver::issue_block(int index, const BlockRequest& request, uint64_t io
 
   ++counters_.issued;
   counters_.max_outstanding = std::max(counters_.max_outstanding, in_flight_);
-  if (trace_) trace_->change(trace_outstanding_, now_ps(), +1);
+  if (trace_) {
+    trace_->change(trace_outstanding_, now_ps(), +1);
+    slot.trace_cmd = trace_->command_issued(tag, trace_track(int(request.stream), tag), rec.issue_ps);
+  }
   if (observer_) observer_->on_issue(rec);
   send_command(tag, hpb_ns);
 }
@@ -284,7 +315,10 @@ void HostDriver::issue_raw() {
   slot.record.issue_ps = now_ps() + to_ps(submit_overhead_);
   ++counters_.issued;
   counters_.max_outstanding = std::max(counters_.max_outstanding, in_flight_);
-  if (trace_) trace_->change(trace_outstanding_, now_ps(), +1);
+  if (trace_) {
+    trace_->change(trace_outstanding_, now_ps(), +1);
+    slot.trace_cmd = trace_->command_issued(tag, trace_track(-1, tag), slot.record.issue_ps);
+  }
   send_command(tag);
 }
 
@@ -434,19 +468,8 @@ void HostDriver::complete(uint8_t tag) {
   if (trace_) {
     const uint64_t now = now_ps();
     trace_->change(trace_outstanding_, now, -1);
-    static const char* const op_names[] = {"read", "write", "flush", "unmap"};
-    TraceArgs a;
-    a.tag(tag).add("status", r.status);
-    const char* what = "raw command";
-    if (slot.submitter >= 0) {
-      const BlockRequest& q = slot.record.request;
-      what = op_names[size_t(q.op) & 3];
-      a.add("lba", q.lba).add("blocks", q.blocks).add("io_id", slot.record.io_id);
-    } else {
-      a.add("opcode", slot.command.cdb[0]);
-    }
-    const int stream = slot.submitter >= 0 ? int(slot.record.request.stream) : -1;
-    trace_->slice(trace_track(stream, tag), what, slot.record.issue_ps, now, a);
+    trace_command_slice(tag, now, false);
+    trace_->command_ended(tag);
   }
 
   RawCallback raw_done;

@@ -94,6 +94,8 @@ class HostDriver : public sc_core::sc_module {
   // on a track per (stream, tag) in a group per stream; outstanding commands and the
   // software queue as waves and counters. stream_names[i] names stream i (may be short).
   void set_trace(TraceRecorder* trace, std::vector<std::string> stream_names = {});
+  // Timeline at the end of the run: the commands still in flight, as slices up to now.
+  void trace_in_flight();
   // Send an arbitrary command (issued before block requests when a tag is free);
   // `done` runs when its response has been processed.
   void submit_raw(const RawCommand& command, RawCallback done);
@@ -133,6 +135,7 @@ class HostDriver : public sc_core::sc_module {
     bool raw_stamps_out = false;         // raw DATA OUT carries stamps
     bool hpb_read = false;               // sent as HPB READ
     bool responded = false;              // its RESPONSE arrived (completion pending)
+    uint64_t trace_cmd = 0;              // timeline: the command's id (0: not traced)
     Upiu upiu;                           // COMMAND / DATA OUT (links forward synchronously)
     tlm::tlm_generic_payload payload;
   };
@@ -183,6 +186,7 @@ class HostDriver : public sc_core::sc_module {
   TimedQueue<HostEvent> events_;
   // Observability
   int trace_track(int stream, uint8_t tag);
+  void trace_command_slice(uint8_t tag, uint64_t end_ps, bool in_flight);
   TraceRecorder* trace_ = nullptr;
   std::vector<std::string> trace_stream_names_;
   std::vector<std::vector<int>> trace_tracks_;  // [stream + 1][tag] (stream -1: raw commands)
