@@ -108,6 +108,9 @@ class BlockManager {
   uint32_t& open_block(uint32_t die, WriteStream s, uint32_t slot = 0, bool large = false) {
     return open_[((die * kWriteStreams + uint32_t(s)) * 2 + large) * geo_.planes_per_die + slot];
   }
+  uint32_t open_block(uint32_t die, WriteStream s, uint32_t slot = 0, bool large = false) const {
+    return open_[((die * kWriteStreams + uint32_t(s)) * 2 + large) * geo_.planes_per_die + slot];
+  }
   uint32_t plane_of_block(uint32_t block) const { return (block / geo_.blocks_per_plane) % geo_.planes_per_die; }
 
   // Victim choice: the garbage collector's policies (gc/victim_policy.h).

@@ -45,6 +45,11 @@ uint64_t WriteBooster::flush_idle_ps() const {
   return (us ? us : 1) * 1000000ull;
 }
 
+uint32_t WriteBooster::life_time_est() const {
+  const uint64_t used = uint64_t(max_erase_count_) * 10 / params_.slc_endurance;
+  return uint32_t(used >= 10 ? 0x0B : used + 1);
+}
+
 void WriteBooster::visit_stats(StatsVisitor& v) const {
   const WriteBoosterStats& w = stats_;
   const double capacity = double(capacity_sectors_);
@@ -56,6 +61,20 @@ void WriteBooster::visit_stats(StatsVisitor& v) const {
   v.count("writebooster.flushed_bytes", w.flushed_sectors * kSectorBytes, "B", "valid data flushes moved to TLC");
   v.count("writebooster.flushed_blocks", w.flushed_blocks, "blocks", "SLC blocks flushed and erased");
   v.count("writebooster.idle_flushes", w.flushes_started, "", "idle periods in which a flush ran");
+  v.count("writebooster.slc_erases", w.slc_erases, "blocks", "erases of buffer blocks (flushed or retired)");
+  // Endurance spent per GB written into the buffer, and what it means for the buffer's life:
+  // the host data the buffer takes before its most worn block reaches slc_endurance, if
+  // every block wears as the mean one does at this rate (the erases spread evenly: SLC free
+  // blocks are taken oldest-erased first).
+  const double slc_gb = double(w.slc_write_sectors) * kSectorBytes / 1e9;
+  v.figure("writebooster.erases_per_gb", slc_gb > 0 ? double(w.slc_erases) / slc_gb : 0.0, "blocks/GB",
+           "SLC erases per GB of host data written into the buffer");
+  v.figure("writebooster.life_used", double(max_erase_count_) / params_.slc_endurance, "fraction",
+           "most worn buffer block's erase count over slc_endurance");
+  v.count("writebooster.life_time_est", life_time_est(), "", "bWBBufferLifeTimeEst: 1 = 0-10% used .. 10 = 90-100%, 11 = exceeded");
+  v.figure("writebooster.life_tb_at_this_rate",
+           w.slc_erases ? double(slc_blocks_total()) * params_.slc_endurance / double(w.slc_erases) * slc_gb / 1e3 : 0.0,
+           "TB", "host data the buffer takes over its life at this run's erases per GB (0: no erase yet)");
   v.figure("writebooster.buffer_fill", capacity_sectors_ ? double(used_sectors_) / capacity : 0.0, "fraction",
            "buffer fill at the end");
   v.figure("writebooster.peak_buffer_fill", capacity_sectors_ ? double(w.peak_used_sectors) / capacity : 0.0,
@@ -79,11 +98,7 @@ QueryResponse WriteBooster::query(const QueryRequest& q) {
       case kAttrWbAvailableSize:  // 0x00..0x0A: available buffer in 10% steps
         r.value = capacity_sectors_ ? uint32_t((capacity_sectors_ - used_sectors_) * 10 / capacity_sectors_) : 0;
         return r;
-      case kAttrWbLifeTimeEst: {  // 0x01: 0-10% of the life used ... 0x0A: 90-100%, 0x0B: exceeded
-        const uint64_t used = uint64_t(max_erase_count_) * 10 / params_.slc_endurance;
-        r.value = uint32_t(used >= 10 ? 0x0B : used + 1);
-        return r;
-      }
+      case kAttrWbLifeTimeEst: r.value = life_time_est(); return r;
       default:  // bWBBufferCurrentSize, in 4 KiB units (the allocation unit this model reports)
         r.value = uint32_t(capacity_sectors_);
         return r;

@@ -8,8 +8,9 @@
 //   dedicated: the buffer's blocks are taken off the exported capacity (Samsung/Kioxia
 //              "dedicated" buffers: user capacity preserved at the cost of raw space);
 //   shared:    the exported capacity stays; the buffer eats into the spare area (more GC).
-// This class holds the parameters, the QUERY flags/attributes and the statistics;
-// DeviceFirmware routes units and runs flushes.
+// This class holds the parameters, the QUERY flags/attributes, the buffer's wear (its life
+// time estimate; past its end host writes bypass the buffer) and the statistics;
+// DeviceFirmware routes units, gc/write_booster_flush flushes sealed blocks.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -30,7 +31,9 @@ struct WriteBoosterParams {
   // When the link enters Hibern8 after the last command: not a WriteBooster key, the platform
   // sets it from link.hibernate_idle_us (the host's auto-hibernate; 0 = the link never hibernates).
   uint32_t hibernate_idle_us = 0;
-  uint32_t slc_endurance = 30000;       // erase cycles an SLC-mode block lasts (bWBBufferLifeTimeEst)
+  // Erase cycles an SLC-mode block lasts (bWBBufferLifeTimeEst). 30000: the order industrial
+  // pSLC (3D TLC operated as SLC) parts are rated at; not published for this device.
+  uint32_t slc_endurance = 30000;
 
   template <class B>
   void bind(B& b) {
@@ -41,7 +44,8 @@ struct WriteBoosterParams {
     b("flush_during_hibernate", flush_during_hibernate, "",
       "fWBBufferFlushDuringHibernate at power-up: flush while the link is in Hibern8 (after link.hibernate_idle_us)");
     b("idle_flush_us", idle_flush_us, "us", "idle time before a flush with fWBBufferFlushEn");
-    b("slc_endurance", slc_endurance, "cycles", "erase cycles of an SLC-mode block, for bWBBufferLifeTimeEst");
+    b("slc_endurance", slc_endurance, "cycles",
+      "erase cycles of an SLC-mode block: bWBBufferLifeTimeEst; once the most worn buffer block reaches it, writes bypass the buffer");
   }
   std::string validate() const {
     if (buffer_type != "dedicated" && buffer_type != "shared")
@@ -66,6 +70,7 @@ struct WriteBoosterStats {
   uint64_t flushed_blocks = 0;      // SLC blocks flushed and erased
   uint64_t flushes_started = 0;     // idle periods in which a flush ran
   uint64_t peak_used_sectors = 0;   // fullest the buffer got
+  uint64_t slc_erases = 0;          // erases of buffer blocks (each spends one of slc_endurance cycles)
 };
 
 class WriteBooster : public QueryHandler {
@@ -76,8 +81,14 @@ class WriteBooster : public QueryHandler {
   uint32_t slc_blocks_per_die() const { return slc_blocks_per_die_; }
   uint32_t slc_blocks_total() const { return slc_blocks_per_die_ * dies_; }
 
-  // Host writes go to the buffer (fWriteBoosterEn and room on the die are the caller's).
-  bool writes_to_buffer() const { return flag_wb_en_; }
+  // Host writes go to the buffer (fWriteBoosterEn and room on the die are the caller's) until
+  // its life is used up: JESD220E's bWBBufferLifeTimeEst 0Bh, "write commands are processed
+  // as if WriteBooster feature was disabled".
+  bool writes_to_buffer() const { return flag_wb_en_ && !life_exceeded(); }
+  bool life_exceeded() const { return max_erase_count_ >= params_.slc_endurance; }
+  // bWBBufferLifeTimeEst: 01h = 0-10% of the buffer's erase cycles used ... 0Ah = 90-100%,
+  // 0Bh = exceeded; from the most worn buffer block (the one that fails first).
+  uint32_t life_time_est() const;
   // Idle time after which a flush may run; 0 when no flush is enabled.
   uint64_t flush_idle_ps() const;
   void set_flushing(bool on) { flushing_ = on; }
@@ -90,7 +101,12 @@ class WriteBooster : public QueryHandler {
   void reset_used() { used_sectors_ = 0; }
   uint64_t capacity_sectors() const { return capacity_sectors_; }
   uint64_t used_sectors() const { return used_sectors_; }
-  void count_erase(uint32_t erase_count) { if (erase_count > max_erase_count_) max_erase_count_ = erase_count; }
+  // A buffer block was erased; erase_count is its count after this erase.
+  void count_erase(uint32_t erase_count) {
+    ++stats_.slc_erases;
+    if (erase_count > max_erase_count_) max_erase_count_ = erase_count;
+  }
+  uint32_t max_erase_count() const { return max_erase_count_; }
 
   // QUERY: its flags (fWriteBoosterEn, fWBBufferFlushEn, fWBBufferFlushDuringHibernate) and
   // attributes (flush status, available size, life time estimate, current size).

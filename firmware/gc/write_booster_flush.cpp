@@ -19,13 +19,11 @@ void WriteBoosterFlush::flush(uint32_t die) {
     if (gc_.flushing(die)) gc_.resume(die);  // a flush a command paused goes on
     return;
   }
-  uint32_t victim = blocks_.pick_slc_victim(die);
-  for (uint32_t slot = 0; victim == BlockManager::kNoBlock && slot < planes_per_die_; ++slot) {
-    uint32_t& open = blocks_.open_block(die, WriteStream::Slc, slot);  // slots > 0: plane-first only
-    if (open == BlockManager::kNoBlock || blocks_.info(open).programs_in_flight) continue;
-    victim = open;
-    open = BlockManager::kNoBlock;
-  }
+  // Sealed blocks only: the open SLC blocks (one per plane) stay open and take the next
+  // writes. Flushing an open block spends a whole erase cycle on the few pages written since
+  // the last idle gap (a phone idles every few writes), and the block it came from would be
+  // reopened at once for the next write.
+  const uint32_t victim = blocks_.pick_slc_victim(die);
   if (victim == BlockManager::kNoBlock) {
     wb_.set_flushing(gc_.any_flushing());
     return;

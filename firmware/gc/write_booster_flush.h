@@ -1,7 +1,8 @@
-// The WriteBooster flush (ftl/write_booster.h): in idle time, each die's closed SLC block
-// with the fewest valid sectors (at the end also the open ones, so the buffer empties)
-// becomes a victim whose valid data the garbage collector moves into the die's TLC blocks;
-// once it is erased (back in the buffer) the die takes the next while the device stays idle.
+// The WriteBooster flush (ftl/write_booster.h): in idle time, each die's sealed (closed) SLC
+// block with the fewest valid sectors becomes a victim whose valid data the garbage collector
+// moves into the die's TLC blocks; once it is erased (back in the buffer) the die takes the
+// next while the device stays idle. The open SLC blocks are never flushed: they fill up over
+// the following bursts, so each SLC erase cycle is spent on a whole block's writes.
 // It paces the collector's units for a flush (FlushPacer) and keeps the buffer's fill.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,6 @@
 // WriteBooster on the fake platform: host writes land in SLC blocks while the buffer
-// has room and in TLC after; an idle flush moves them to TLC and empties the buffer;
+// has room and in TLC after; an idle flush moves the sealed SLC blocks to TLC and leaves
+// the open ones open (an erase cycle per block's worth of writes, not per idle gap);
 // the QUERY flags and attributes; sudden power-off with WriteBooster on loses nothing
 // acknowledged as durable. The fake platform checks every op's SLC mode against its block.
 #include <catch2/catch.hpp>
@@ -81,11 +82,31 @@ struct WbRig {
     return wrong;
   }
   uint32_t attr(uint8_t idn) { return fw.query({kReadAttribute, idn}).value; }
+  // Sectors written into the open SLC blocks (what a flush of sealed blocks leaves in the buffer).
+  uint64_t open_slc_sectors() const {
+    const BlockManager& b = fw.blocks();
+    uint64_t n = 0;
+    for (uint32_t die = 0; die < geo.dies(); ++die)
+      for (uint32_t slot = 0; slot < geo.planes_per_die; ++slot) {
+        const uint32_t open = b.open_block(die, WriteStream::Slc, slot);
+        if (open != BlockManager::kNoBlock) n += uint64_t(b.info(open).next_page) * geo.sectors_per_page();
+      }
+    return n;
+  }
+  // Valid sectors in sealed SLC blocks: what a flush moves.
+  uint64_t sealed_slc_valid() const {
+    const BlockManager& b = fw.blocks();
+    uint64_t n = 0;
+    for (uint32_t block = 0; block < b.block_count(); ++block)
+      if (b.info(block).slc && b.info(block).state == BlockState::Closed) n += b.info(block).valid;
+    return n;
+  }
 };
 
 }  // namespace
 
-TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flush empties it", "[firmware][writebooster]") {
+TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flush empties its sealed blocks",
+          "[firmware][writebooster]") {
   WbRig r;
   WriteBooster& wb = *r.fw.writebooster();
   REQUIRE(wb.slc_blocks_per_die() == 6);
@@ -101,20 +122,25 @@ TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flu
   CHECK(wb.used_sectors() == 264);  // 22 units of 12 sectors, the last one padded
   CHECK(r.attr(kAttrWbAvailableSize) == 5);  // 312 of 576 sectors left: 54% -> 5 (10% steps, down)
   CHECK(r.hw.slc_ops_ > 0);
-  r.hw.run();  // idle: the flush moves everything to TLC and erases the SLC blocks
+  const uint64_t sealed = r.sealed_slc_valid(), open = r.open_slc_sectors();
+  CHECK(sealed >= 4 * 48);  // 132 sectors a die: two full blocks each, the rest in the open ones
+  CHECK(open > 0);
+  CHECK(open == wb.used_sectors() - 4 * 48);
+  r.hw.run();  // idle: the flush moves the sealed blocks to TLC and erases them; the open ones stay
   CHECK(wb.stats().flushes_started == 1);
-  CHECK(wb.stats().flushed_sectors == 256);
-  CHECK(wb.stats().flushed_blocks >= 2);
-  CHECK(wb.used_sectors() == 0);
-  CHECK(r.attr(kAttrWbAvailableSize) == 10);
+  CHECK(wb.stats().flushed_sectors == sealed);
+  CHECK(wb.stats().flushed_blocks == 4);
+  CHECK(wb.stats().slc_erases == 4);
+  CHECK(wb.used_sectors() == open);
+  CHECK(r.open_slc_sectors() == open);
   CHECK(r.attr(kAttrWbFlushStatus) == kWbFlushIdle);
   CHECK(r.wrong_reads() == 0);
-  // More than the buffer in one go (no idle time): the rest goes straight to TLC.
+  // More than the buffer's room in one go (no idle time): the rest goes straight to TLC.
   r.write(1024, 1024);
-  CHECK(wb.stats().slc_write_sectors == 256 + 576);
-  CHECK(wb.stats().tlc_write_sectors == 1024 - 576);
+  CHECK(wb.stats().slc_write_sectors == 256 + 576 - open);
+  CHECK(wb.stats().tlc_write_sectors == 1024 - (576 - open));
   r.hw.run();
-  CHECK(wb.used_sectors() == 0);
+  CHECK(wb.used_sectors() == r.open_slc_sectors());
   CHECK(r.wrong_reads() == 0);
   CHECK(r.hw.mode_violations_ == 0);
   CHECK(r.hw.violations_ == 0);
@@ -153,9 +179,11 @@ TEST_CASE("WriteBooster: a command pauses a flush at its next unit and the flush
           "[firmware][writebooster]") {
   FlashGeometry g = wb_geometry();
   g.pages_per_block = 144;  // SLC blocks of 48 pages: 16 units of 12 sectors to move per block
-  WbRig r(wb_params(), g);
+  WbRig r(wb_params(), g);  // 2 SLC blocks of 192 sectors per die
   WriteBooster& wb = *r.fw.writebooster();
-  r.write(0, 256);  // 1 MiB into the SLC buffer
+  r.write(0, 512);  // 2 MiB into the SLC buffer: a sealed block per die, the rest in the open ones
+  const uint64_t sealed = r.sealed_slc_valid();
+  REQUIRE(sealed == 2 * 192);
   const uint64_t idle_from = r.hw.now_ps();
   r.hw.run_until(idle_from + 2'100'000'000ull);  // 0.1 ms into the flush (idle_flush_us = 2000)
   REQUIRE(wb.stats().flushes_started == 1);
@@ -172,9 +200,10 @@ TEST_CASE("WriteBooster: a command pauses a flush at its next unit and the flush
   CHECK(r.hw.now_ps() - t0 < 1'200'000'000ull);  // below 1.2 ms: two 500 us programs at most
   // The flush took no new unit while the command was in (at most one per die finishing).
   CHECK(wb.stats().flushed_sectors - flushed_before <= 2 * 12);
-  r.hw.run();  // idle again: the flush goes on and empties the buffer
-  CHECK(wb.stats().flushed_sectors >= 256);
-  CHECK(wb.used_sectors() == 0);
+  r.hw.run();  // idle again: the flush goes on and empties the sealed blocks
+  CHECK(wb.stats().flushed_sectors == sealed);
+  CHECK(wb.stats().flushed_blocks == 2);
+  CHECK(wb.used_sectors() == r.open_slc_sectors());
   CHECK(r.hw.mode_violations_ == 0);
   CHECK(r.hw.violations_ == 0);
 }
@@ -209,10 +238,12 @@ TEST_CASE("WriteBooster: QUERY flags and attributes (JESD220E)", "[firmware][wri
   // Flush during hibernate only: it starts once the link would be in Hibern8.
   wb.query({kSetFlag, kFlagWbFlushDuringHibernate});
   r.write(2048, 32);
+  const uint64_t sealed = r.sealed_slc_valid();
+  REQUIRE(sealed > 0);
   r.hw.run_until(r.hw.now_ps() + 8'000'000'000ull);
   CHECK(stats.flushed_sectors == 0);
   r.hw.run();
-  CHECK(stats.flushed_sectors == 160);
+  CHECK(stats.flushed_sectors == sealed);
   CHECK(r.wrong_reads() == 0);
   CHECK(r.hw.mode_violations_ == 0);
 }
@@ -255,4 +286,62 @@ TEST_CASE("WriteBooster: flush during hibernate follows the link's auto-hibernat
   CHECK(WriteBooster(p, g).flush_idle_ps() == 5000ull * 1000000ull);
   p.hibernate_idle_us = 0;
   CHECK(WriteBooster(p, g).flush_idle_ps() == 5000ull * 1000000ull);
+}
+
+// A phone writes a little, idles a little, again and again: each idle gap may flush only the
+// sealed SLC blocks, so a block is erased once per block's worth of writes (issue 14 item 4:
+// flushing the open block at every gap erased thousands of nearly empty blocks per GB).
+TEST_CASE("WriteBooster: idle gaps between small writes leave the open SLC block open", "[firmware][writebooster]") {
+  WbRig r;  // SLC blocks of 48 sectors, 6 per die
+  WriteBooster& wb = *r.fw.writebooster();
+  const uint64_t block_sectors = 48;
+  uint64_t lba = 0;
+  for (int gap = 0; gap < 60; ++gap) {
+    r.write(lba, 8);  // 8 sectors (32 KiB), then an idle gap past idle_flush_us
+    lba += 8;
+    r.hw.run_until(r.hw.now_ps() + 3'000'000'000ull);
+  }
+  r.hw.run();
+  const WriteBoosterStats& w = wb.stats();
+  INFO("slc sectors " << w.slc_write_sectors << ", erases " << w.slc_erases << ", idle flushes " << w.flushes_started);
+  CHECK(w.flushes_started >= 50);
+  CHECK(w.slc_write_sectors == 480);
+  // Each 8-sector write is padded to a 12-sector unit: 720 sectors of SLC pages, 15 blocks.
+  CHECK(w.slc_erases <= 720 / block_sectors);
+  CHECK(w.slc_erases >= 720 / block_sectors - 2 * r.geo.dies());
+  CHECK(w.flushed_blocks == w.slc_erases);
+  CHECK(wb.used_sectors() == r.open_slc_sectors());
+  CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
+}
+
+// bWBBufferLifeTimeEst follows the most worn buffer block; once its erases reach
+// slc_endurance (0Bh, exceeded) host writes go straight to TLC, as JESD220E says ("processed
+// as if WriteBooster feature was disabled"), and no SLC block is erased any more.
+TEST_CASE("WriteBooster: the buffer's life time estimate and writes past its end", "[firmware][writebooster]") {
+  FirmwareParams p = wb_params();
+  p.writebooster.slc_endurance = 4;
+  WbRig r(p);
+  WriteBooster& wb = *r.fw.writebooster();
+  CHECK(r.attr(kAttrWbLifeTimeEst) == 1);
+  uint32_t seen_est = 1;
+  uint64_t lba = 0;
+  for (int round = 0; round < 12 && !wb.life_exceeded(); ++round) {
+    r.write(lba % 2048, 576);  // the whole buffer, then an idle flush of its sealed blocks
+    lba += 576;
+    r.hw.run();
+    const uint32_t est = r.attr(kAttrWbLifeTimeEst);
+    CHECK(est >= seen_est);  // never goes back
+    seen_est = est;
+    CHECK(est == std::min<uint32_t>(wb.max_erase_count() * 10 / 4 + 1, 0x0B));
+  }
+  REQUIRE(wb.life_exceeded());
+  CHECK(r.attr(kAttrWbLifeTimeEst) == 0x0B);
+  const WriteBoosterStats before = wb.stats();
+  r.write(3000, 256);
+  r.hw.run();
+  CHECK(wb.stats().slc_write_sectors == before.slc_write_sectors);
+  CHECK(wb.stats().tlc_write_sectors == before.tlc_write_sectors + 256);
+  CHECK(r.wrong_reads() == 0);
+  CHECK(r.hw.mode_violations_ == 0);
 }
