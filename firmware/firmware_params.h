@@ -40,6 +40,10 @@ struct FirmwareParams {
   std::string gc_victim = "greedy";     // a registered victim policy (gc/victim_policy.cpp)
   uint32_t gc_victim_choices = 0;       // randomized-greedy: candidates sampled (d); 0: log2(blocks per plane), MQSim's
   bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
+  // Per die: GC's write-cache units sealed and not yet programmed (0: one per plane, a
+  // multi-plane program's worth, as the WriteBooster flush keeps). A die programs one such
+  // group at a time, so more only parks moved data in the cache while host writes wait for it.
+  uint32_t gc_units_per_die = 0;
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
   bool bg_map_writeback = false;        // with background GC: also write dirty map pages back in idle time
@@ -90,6 +94,8 @@ struct FirmwareParams {
       "randomized-greedy: candidates sampled per victim (d); 0: log2(blocks per plane), MQSim's default");
     b("gc_copy_back", gc_copy_back, "",
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
+    b("gc_units_per_die", gc_units_per_die, "units",
+      "per die: GC's write-cache units waiting to be programmed at most (0: one per plane, a multi-plane program)");
     b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
     b("bg_gc_free_blocks", bg_gc_free_blocks, "blocks", "per die: background GC cleans until this many free blocks");
     b("bg_map_writeback", bg_map_writeback, "",
@@ -176,6 +182,9 @@ struct FirmwareParams {
              std::to_string(g.sectors_per_page() * 4) + ")";
     if (write_cache_kib / 4 / unit < 4)
       return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
+    if (gc_units_per_die > write_cache_kib / 4 / unit)
+      return "gc_units_per_die: " + std::to_string(gc_units_per_die) + " is more than the write cache's " +
+             std::to_string(write_cache_kib / 4 / unit) + " units";
     // GC cleans a die until it has this many free blocks: more than the die's spare blocks
     // (blocks beyond what the exported capacity needs) and it can never stop.
     const uint64_t die_blocks = uint64_t(g.planes_per_die) * g.blocks_per_plane;

@@ -26,6 +26,8 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, const
       wear_(params.wear_levelling, params.block_lifetime, params.wl_retirement_age, params.wl_age_variance),
       copy_back_(blocks),
       gc_(geometry.dies()),
+      sealed_(geometry.dies(), 0),
+      unit_limit_(params.gc_units_per_die ? params.gc_units_per_die : geometry.planes_per_die),
       burst_(geometry.dies() * 2, 0) {
   if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, geometry, {}});  // validated before
   if (wear_.rate_limits())
@@ -152,7 +154,10 @@ void GarbageCollector::fill(uint32_t die) {
       }
     }
     if (g.unit == kNone) {
-      if (g.flush && !pacer_->may_fill(die, g.units_in_flight)) return;  // resumed by the flush's pacer
+      // At most a program's worth of the die's moved data waits in the write cache (resumed in
+      // unit_programmed): GC holding more would only queue it behind its own programs on this
+      // die while host writes, finding no unit, hold every tag (issue 14 item 2).
+      if (g.flush ? !pacer_->may_fill(die, sealed_[die]) : sealed_[die] >= unit_limit_) return;
       g.unit = units_.gc_unit(g.stream, g.to_large, die, g.flush);
       g.unit_used = false;
       if (g.unit == kNone) {
@@ -182,21 +187,22 @@ void GarbageCollector::fill(uint32_t die) {
     ++stats_.buffered_reads;
     flash_.read(client_, op_index(kRead, r), blocks_.address_of(g.victim, start / page_spp), start % page_spp, n,
                 buffer);
-    if (n == room) close_unit(g);
+    if (n == room) close_unit(die);
   }
   g.scanned = true;
-  if (g.unit != kNone) close_unit(g);
+  if (g.unit != kNone) close_unit(die);
   maybe_erase_victim(die);
 }
 
-void GarbageCollector::close_unit(DieState& g) {
+void GarbageCollector::close_unit(uint32_t die) {
+  DieState& g = gc_[die];
   const uint32_t unit = g.unit;
   g.unit = kNone;
   if (!g.unit_used) {
     units_.gc_release(unit);
     return;
   }
-  g.units_in_flight += g.flush;  // before sealing: placing the unit may look at the flush's pace
+  ++sealed_[die];  // before sealing: placing the unit may look at the pace
   units_.gc_seal(unit);
 }
 
@@ -213,12 +219,9 @@ void GarbageCollector::moved(uint64_t lba, uint32_t from, uint32_t to) {
   units_.gc_follow_move(lba, from, to);
 }
 
-void GarbageCollector::unit_programmed(uint32_t die, bool flush_unit) {
-  DieState& g = gc_[die];
-  if (flush_unit && g.flush && g.units_in_flight) {
-    --g.units_in_flight;
-    fill(die);  // the flush's next unit, if it may
-  }
+void GarbageCollector::unit_programmed(uint32_t die, bool /*flush_unit: counted alike*/) {
+  if (sealed_[die]) --sealed_[die];
+  fill(die);  // the next unit, if it may
   maybe_erase_victim(die);
 }
 

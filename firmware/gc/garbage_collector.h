@@ -145,7 +145,6 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
     bool flush = false;          // a WriteBooster flush: the victim is an SLC buffer block
     bool no_copy_back = false;   // gc_copy_back: the rest of the victim goes through the buffer
     bool large = false;          // hybrid page size: the victim is a large-page block
-    uint32_t units_in_flight = 0;  // flush: units sealed and not yet programmed
     bool to_large = false;       // ... and its data goes into large-page units
     uint64_t start_ps = 0;
   };
@@ -154,7 +153,7 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
 
   bool check_pool(uint32_t die, bool large);  // true when a victim was taken
   void fill(uint32_t die);
-  void close_unit(DieState& g);
+  void close_unit(uint32_t die);
   bool copy_back_page(uint32_t die);
   void read_done(uint32_t index, const FlashCompletion& c);
   void copy_back_done(uint32_t index, const FlashCompletion& c);
@@ -181,6 +180,10 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
   GcCopyBack copy_back_;
   std::function<bool(uint32_t)> allow_;  // wear levelling's rate limiting (empty: off)
   std::vector<DieState> gc_;
+  // Per die: its GC and flush units sealed and not yet programmed (a unit may outlive its
+  // victim: the host can invalidate the rest of the victim before the unit is programmed).
+  std::vector<uint32_t> sealed_;
+  uint32_t unit_limit_;  // firmware.gc_units_per_die (0: one per plane)
   std::vector<uint8_t> burst_;  // per die and pool: foreground GC runs until gc_stop_free_blocks
   std::vector<Read> reads_;
   std::vector<uint32_t> free_reads_;

@@ -36,6 +36,9 @@ struct Units : GcUnits {
   std::map<uint64_t, uint32_t> map;  // LBA -> PPA
   std::vector<Unit> units;
   bool none_free = false;
+  bool hold = false;               // sealed units wait for program_held() (the die busy)
+  std::vector<uint32_t> held;      // ... those waiting
+  uint32_t most_held = 0;
   uint32_t released = 0;
   uint32_t dest = BlockManager::kNoBlock, dest_page = 0;
   explicit Units(BlockManager& b) : blocks(b) {}
@@ -76,9 +79,22 @@ struct Units : GcUnits {
   void program(uint32_t u) {
     Unit& x = units[u];
     if (!x.sealed || x.arrived < x.from.size()) return;
+    if (hold) {
+      held.push_back(u);
+      most_held = std::max(most_held, uint32_t(held.size()));
+      return;
+    }
     for (uint32_t i = 0; i < x.from.size(); ++i) gc->moved(x.lbas[i], x.from[i], blocks.ppa(dest, dest_page, i));
     ++dest_page;
     gc->unit_programmed(x.die, false);
+  }
+  void program_held() {  // the die programs the units waiting, oldest first
+    std::vector<uint32_t> now;
+    now.swap(held);
+    const bool was = hold;
+    hold = false;
+    for (uint32_t u : now) program(u);
+    hold = was;
   }
 };
 
@@ -287,6 +303,38 @@ TEST_CASE("Victim policies: the registry names them all and the parameters refus
   CHECK(p.validate() == "gc_victim: must be one of " + victim_policy_names() + ", not 'lifo'");
   p.gc_victim = "fifo";
   CHECK(p.validate().empty());
+}
+
+// Issue 14 item 2: a die's GC read its whole victim into write-cache units at once; they
+// waited for this die's programs while host writes, finding no unit, held every tag (no
+// completion for 220 ms while half the dies idled). Now a die keeps at most a multi-plane
+// program's worth (gc_units_per_die, 0: one per plane) waiting, and takes the next as one is
+// programmed.
+TEST_CASE("GC: a die keeps at most gc_units_per_die units waiting to be programmed", "[firmware][gc]") {
+  for (uint32_t limit : {0u, 2u}) {
+    Rig r("greedy");
+    r.params.gc_units_per_die = limit;  // read by the collector built below
+    r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.geo, r.blocks, r.flash, r.units, r.maps, r.erased,
+                                              nullptr);
+    r.units.gc = r.gc.get();
+    r.gc->set_victim_done_listener(&r.erased);
+    for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // 3 units' worth each; free blocks fall below 4
+    r.units.hold = true;
+    r.gc->check(0);
+    r.hw.run();
+    const uint32_t want = limit ? limit : r.geo.planes_per_die;
+    INFO("limit " << limit);
+    CHECK(r.units.held.size() == want);
+    CHECK(r.units.units.size() == want);  // no unit taken beyond them
+    while (!r.units.held.empty()) {
+      r.units.program_held();
+      r.hw.run();
+    }
+    CHECK(r.units.most_held == want);
+    CHECK(r.units.units.size() - r.units.released == 3);  // 12 sectors in units of 4
+    CHECK(r.hw.erases_ == 1);
+    CHECK(r.gc->stats().moved_sectors == 12);
+  }
 }
 
 TEST_CASE("GC: with no unit free the die waits, and goes on once one is freed", "[firmware][gc]") {
