@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Where a build's time goes, from Ninja's own log (BUILD/.ninja_log).
+"""Where a build's time goes: CPU seconds per step (BUILD/cpu-times.log) or Ninja's log.
 
-  python3 cmake/build-times.py [BUILD] [--top N]
+  python3 cmake/build-times.py [BUILD] [--top N] [--wall]
 
-Each step's duration is its wall time in the log; on an otherwise idle machine with
--j N that is close to its CPU time, so the sums say which rooms cost most. Only the
-last run of each target counts (Ninja appends; an incremental build would otherwise
-mix in). Run it after a clean build without ccache for figures worth quoting.
+A build configured with -DUFS_CPU_TIMES=ON runs every compile, link and custom step
+through this script (--launch LOG -- COMMAND...), which logs the step's CPU time (user +
+system of the step and its children) to BUILD/cpu-times.log: exact under load, where
+wall times are not (this 2-core machine is shared). Without that log (or with --wall),
+each step's wall time from BUILD/.ninja_log is used instead: close to CPU time only on
+an otherwise idle machine. Only the last run of each target counts (both logs are
+appended to; an incremental build would otherwise mix in). Run it after a clean build
+without ccache (a cache hit costs no compile) for figures worth quoting.
 """
 import argparse
 import os
 import re
+import resource
+import subprocess
 import sys
 
 # Rooms in the order they are checked: the first pattern that matches a target wins.
@@ -39,6 +45,43 @@ def read_log(path):
     return steps
 
 
+def read_cpu_log(path):
+    """Last entry per target from a --launch log: {target: CPU seconds}."""
+    steps = {}
+    with open(path) as f:
+        for number, line in enumerate(f, start=1):
+            fields = line.rstrip("\n").split("\t", 1)
+            try:
+                steps[fields[1]] = float(fields[0])
+            except (IndexError, ValueError):
+                raise ValueError("%s:%d: expected 'SECONDS<tab>TARGET', got %r" % (path, number, line.strip()))
+    return steps
+
+
+def step_name(command):
+    """What a step makes: -o's argument (compilers, linkers), the model (Verilator), the archive (ar), else the command."""
+    for i, arg in enumerate(command[:-1]):
+        if arg == "-o":
+            return command[i + 1]
+        if arg == "--prefix":  # Verilator's generation step: name the model
+            return "verilate " + command[i + 1]
+    if command and os.path.basename(command[0]).endswith("ar") and len(command) > 2:
+        return command[2]
+    return " ".join(command)[:200]
+
+
+def launch(log, command):
+    """Run one build step, then append its CPU time (it and its children) to LOG."""
+    if not command:
+        print("build-times: --launch LOG -- COMMAND...: no command", file=sys.stderr)
+        return 2
+    status = subprocess.call(command)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(log, "a") as f:  # one short write per step: appends from parallel steps do not mix
+        f.write("%.3f\t%s\n" % (usage.ru_utime + usage.ru_stime, step_name(command)))
+    return status
+
+
 def room_of(target):
     for name, pattern in ROOMS:
         if pattern.search(target):
@@ -47,16 +90,25 @@ def room_of(target):
 
 
 def main(argv):
+    if argv[:1] == ["--launch"]:
+        if len(argv) < 3 or argv[2] != "--":
+            print("build-times: usage: --launch LOG -- COMMAND...", file=sys.stderr)
+            return 2
+        return launch(argv[1], argv[3:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", default="build")
     parser.add_argument("--top", type=int, default=12, help="slowest steps to list (default 12)")
+    parser.add_argument("--wall", action="store_true", help="use Ninja's wall times even if a CPU log exists")
     args = parser.parse_args(argv)
-    log = os.path.join(args.build, ".ninja_log")
+    cpu_log = os.path.join(args.build, "cpu-times.log")
+    ninja_log = os.path.join(args.build, ".ninja_log")
+    use_cpu = os.path.exists(cpu_log) and not args.wall
+    log = cpu_log if use_cpu else ninja_log
     if not os.path.exists(log):
         print("build-times: no %s (build first)" % log, file=sys.stderr)
         return 2
     try:
-        steps = read_log(log)
+        steps = read_cpu_log(log) if use_cpu else read_log(log)
     except ValueError as e:
         print("build-times: %s" % e, file=sys.stderr)
         return 2
@@ -68,7 +120,7 @@ def main(argv):
     for target, seconds in steps.items():
         count, sum_s = rooms.get(room_of(target), (0, 0.0))
         rooms[room_of(target)] = (count + 1, sum_s + seconds)
-    print("%d steps, %.0f s of step time (%.1f min)" % (len(steps), total, total / 60))
+    print("%d steps, %.0f s of %s (%.1f min), from %s" % (len(steps), total, "CPU time" if use_cpu else "step wall time", total / 60, log))
     print("%-26s %6s %9s %6s" % ("room", "steps", "seconds", "share"))
     for name, (count, seconds) in sorted(rooms.items(), key=lambda kv: -kv[1][1]):
         print("%-26s %6d %9.1f %5.1f%%" % (name, count, seconds, 100 * seconds / total))
