@@ -10,7 +10,7 @@
 // One simulation per process, so each test case is one point of the sweep. CI runs the fixed
 // points below (a few seconds of simulated work in all). Long sweeps run the hidden case once
 // per seed, e.g.
-//   for s in $(seq 1 500); do UFS_INTEGRITY_SEED=$s build/testbench/integrity_bench '[.soak]' >/dev/null ||
+//   for s in $(seq 1 500); do UFS_INTEGRITY_SEED=$s build/testbench/systemc_benches '[.soak]' >/dev/null ||
 //     echo "seed $s failed"; done
 #include <catch2/catch.hpp>
 #include <algorithm>
