@@ -38,23 +38,19 @@
 #include "write/gc_units.h"
 #include "write/page_fill.h"
 #include "write/unit_placement.h"
+#include "write/preconditioner.h"
 #include "write/write_cache.h"
+#include "write/write_engine.h"
 
 namespace ufs {
 
 struct FirmwareStats {
-  uint64_t host_write_blocks = 0;
-  uint64_t unmapped_blocks = 0;
-  uint64_t flushes = 0;
   uint64_t session_keys_loaded = 0;   // HPB session keys drawn at power-up
   uint64_t crypto_results = 0;        // sign/verify results from the crypto engine
   uint64_t crypto_rejected = 0;       // of which not valid
-  // Read-modify-write of logical pages larger than a write
-  uint64_t rmw_writes = 0;            // write commands that did not cover whole logical pages
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEndListener, private BufferWaiters,
-                       private GcEraseListener, private DurabilityListener, private UnitsFreedListener,
+class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEndListener, private GcEraseListener,
                        private RecoveryListener, private WriteProtectHooks {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
@@ -108,45 +104,6 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   std::string debug_state() const;
 
  private:
-  static constexpr uint32_t kNone = ~0u;
-
-  // ---- buffer layout: [read area slots][write cache units], 4 KiB slots
-
-  // ---- per-tag command state
-  struct TagState {
-    uint64_t lba = 0;
-    uint32_t blocks = 0;
-    uint32_t staged = 0;       // Read: blocks assigned to segments; Write: blocks requested
-    uint32_t done = 0;         // Read: blocks sent; Write: blocks arrived
-    bool fua = false;
-    uint32_t nondurable = 0;   // Write with FUA: sectors not yet programmed
-    uint32_t sync_pending = 0; // Sync: units still to program
-    uint32_t out_requests = 0; // Write: READY TO TRANSFER requests in flight
-    uint64_t span_lba = 0;     // Write: the command's range widened to whole logical pages
-    uint32_t span = 0;
-    uint32_t span_staged = 0;  // Write: sectors of the span given unit slots
-    uint32_t control_bytes = 0;
-    bool waiting = false;      // queued for buffer space
-    bool rejected = false;     // Write: refused (write protected) once its data in flight has arrived
-  };
-
-  // command handling
-  void start_write(const HostCommand& c, const ScsiCommand& s);
-  void request_write_data(uint8_t tag);
-  void start_sync(const HostCommand& c);
-  void start_unmap(const HostCommand& c, const ScsiCommand& s);
-  void finish_unmap(uint8_t tag);
-  void retry_waiters();   // reads, then writes
-  void retry_waiting() override;  // BufferWaiters: writes waiting for a unit
-  // logical pages: the filling host unit for an LBA
-  uint32_t& filling_unit(uint64_t lba);
-  // Hybrid page size: the write-cache slots of a large unit.
-  uint32_t large_capacity() const { return geo_.large_sectors_per_page(); }
-  // DurabilityListener (FUA writes, SYNCHRONIZE CACHE), UnitsFreedListener
-  void fua_sector_programmed(uint8_t tag) override;
-  void sync_unit_programmed(uint8_t tag) override;
-  void units_freed() override { retry_waiters(); }
-
   // RecoveryListener: idle work waits while power-loss recovery scans
   void recovery_started() override;
   void recovery_finished(const std::vector<uint8_t>& replayed) override;
@@ -174,21 +131,15 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   BlockManager blocks_;
   uint64_t logical_blocks_;
   L2pMap map_;
-  uint32_t spp_;
-  uint32_t unit_sectors_;            // write unit: a logical page or a program unit, the larger
-  uint32_t lp_sectors_;              // logical page
   bool hybrid_;                      // hybrid page size: small- and large-page pools
   std::unique_ptr<HybridPoolShares> shares_;  // hybrid: each pool's share of the data (null: off)
   AllocationPolicy alloc_;
   uint32_t read_slots_;
-  std::vector<TagState> tags_;
   // WriteProtectHooks: GC's last chance; then stop background writes, refuse what waits
   void reclaim_space() override;
   void write_protect_entered() override;
   LatencySplit latency_{256};
   CommandTable table_;
-  std::vector<uint32_t> host_units_; // host units being filled: one, or one per pool (static mapping)
-  std::deque<uint8_t> write_waiters_;// writes waiting for a unit
   FlashPort flash_;
   WriteProtection protection_;       // end of life: read-only once no block can be freed
   MapStore map_store_;
@@ -196,6 +147,8 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   WriteCache cache_;
   CacheGcUnits gc_units_;
   PageFill fill_;
+  Preconditioner preconditioner_;
+  WriteEngine writes_;
   MapWriter map_writer_;
   ReadEngine reads_;
   GarbageCollector gc_;

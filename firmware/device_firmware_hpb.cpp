@@ -11,7 +11,6 @@ uint32_t DeviceFirmware::hpb_mapping(uint64_t lba) const {
 }
 
 void DeviceFirmware::hpb_claim_tag(uint8_t tag, uint8_t lun) {
-  tags_[tag] = TagState{};
   table_.claim(tag, CommandKind::Control, lun);
 }
 

@@ -11,7 +11,7 @@
 
 namespace ufs {
 
-class CacheGcUnits : public GcUnits {
+class CacheGcUnits final : public GcUnits {
  public:
   CacheGcUnits(WriteCache& cache, L2pMap& map, MapStore& store, BlockManager& blocks)
       : cache_(cache), map_(map), store_(store), blocks_(blocks) {}

@@ -22,7 +22,7 @@ struct PageFillStats {
   uint64_t cache_sectors = 0;  // ... copied from the write cache
 };
 
-class PageFill : public FlashClient {
+class PageFill final : public FlashClient {
  public:
   PageFill(Hal& hal, const FirmwareParams& params, const BlockManager& blocks, L2pMap& map, FlashPort& flash,
            WriteCache& cache);

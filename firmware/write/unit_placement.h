@@ -16,7 +16,7 @@
 
 namespace ufs {
 
-class UnitPlacement : public UnitPlacer {
+class UnitPlacement final : public UnitPlacer {
  public:
   // space: told when a die's free blocks may have fallen below a GC threshold.
   UnitPlacement(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,

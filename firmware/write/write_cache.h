@@ -49,7 +49,7 @@ struct WriteCacheStats {
                                        // read-modify-write fill, padding); space utilisation's denominator
 };
 
-class WriteCache : public FlashClient, public ObsoleteCopyListener {
+class WriteCache final : public FlashClient, public ObsoleteCopyListener {
  public:
   static constexpr uint32_t kNone = ~0u;
   static constexpr uint8_t kNoTag = 0xFF;

@@ -474,12 +474,12 @@ TEST_CASE("Logical pages: a small write reads the rest of its page from NAND and
   r.hw.command(make_rw(1, true, 32, 16), stamps_for(32, 16, 1));  // logical page 2, whole
   r.hw.run();
   flush(r);
-  CHECK(r.fw.stats().rmw_writes == 0);
+  CHECK(fw_count(r.fw, "ftl.rmw_writes") == 0);
   const uint64_t reads_before = r.hw.data_reads_;
   r.hw.command(make_rw(2, true, 37, 2, true), stamps_for(37, 2, 2));  // 2 sectors inside it, FUA
   r.hw.run();
   REQUIRE(r.last().status == scsi_status::kGood);
-  CHECK(r.fw.stats().rmw_writes == 1);
+  CHECK(fw_count(r.fw, "ftl.rmw_writes") == 1);
   CHECK(fw_count(r.fw, "ftl.rmw_flash_sectors") == 14);
   CHECK(r.hw.data_reads_ - reads_before == 5);  // the other 14 sectors: runs within 16 KiB pages (36 and 39 apart)
   CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 32);
@@ -502,7 +502,7 @@ TEST_CASE("Logical pages: the rest comes from the write cache, never-written sec
   r.hw.command(make_rw(2, true, 70, 1), stamps_for(70, 1, 2));  // same page, while the first is cached or on NAND
   r.hw.run();
   flush(r);
-  CHECK(r.fw.stats().rmw_writes == 2);
+  CHECK(fw_count(r.fw, "ftl.rmw_writes") == 2);
   CHECK(fw_count(r.fw, "ftl.rmw_flash_sectors") + fw_count(r.fw, "ftl.rmw_cache_sectors") == 3);
   r.hw.command(make_rw(3, false, 64, 16));
   r.hw.run();
@@ -517,7 +517,7 @@ TEST_CASE("Logical pages: the rest comes from the write cache, never-written sec
 TEST_CASE("Logical pages: random mixed I/O through GC keeps every block intact", "[firmware][lpage][stress]") {
   Rig r(big_page_params());
   random_io_through_gc(r);
-  CHECK(r.fw.stats().rmw_writes > 1000);
+  CHECK(fw_count(r.fw, "ftl.rmw_writes") > 1000);
   CHECK(r.fw.write_amplification() > 3.0);  // 1-8 sector writes into 16-sector pages
 }
 

@@ -111,8 +111,7 @@ TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 K
   CHECK(r.hw.large_page_ops_ == 2);
   CHECK(r.hw.small_page_ops_ == 3);
   // Space utilisation: 7 sectors written, 7 sectors of page space programmed, no padding.
-  const FirmwareStats& s = r.fw.stats();
-  CHECK(s.host_write_blocks == 7);
+  CHECK(fw_count(r.fw, "ftl.host_write_blocks") == 7);
   CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 7);
   CHECK(fw_count(r.fw, "ftl.host_page_sectors") == 7);
   CHECK(fw_count(r.fw, "ftl.padding_sectors") == 0);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 #include "command/buffer_layout.h"
-#include "fake_platform.h"
+#include "part_fixture.h"
 #include "flash/page_run.h"
 #include "write/gc_units.h"
 #include "write/page_fill.h"
@@ -16,22 +16,15 @@ using namespace ufs;
 using namespace ufs::test;
 
 namespace {
-// Two dies of one plane, 8 blocks of 4 pages of 4 sectors; program units of one page.
-FlashGeometry geometry() {
-  FlashGeometry g;
-  g.channels = 1; g.ways_per_channel = 2; g.planes_per_die = 1; g.blocks_per_plane = 8;
-  g.pages_per_block = 4; g.page_bytes = 16384; g.bits_per_cell = 3;
-  return g;
-}
-
-FirmwareParams params_for_test(const std::string& mapping = "dynamic") {
-  FirmwareParams p;
+// Two dies of one plane, 8 blocks of 4 pages of 4 sectors (part_geometry(2, 8, 4)); program
+// units of one page.
+bool configure(FirmwareParams& p, const std::string& mapping) {
   p.program_pages = 1;
   p.map_cache = false;        // the whole map in SRAM: no map pages to write back
   p.data_buffer_kib = 256;    // 64 slots
   p.write_cache_kib = 64;     // 16 slots from slot 48: four units of 4 sectors
   p.lba_mapping = mapping;
-  return p;
+  return true;
 }
 
 // The collector's side and the other listeners, recording what they are told in order.
@@ -54,14 +47,9 @@ struct Writers : UnitsFreedListener {
   void units_freed() override { log.push_back("writers retry"); }
 };
 
-struct Rig {
-  FlashGeometry geo = geometry();
-  FakePlatform hw{geo, 64};
-  PartEvents events;
-  FirmwareParams params;
-  BlockManager blocks{geo};
+struct Rig : PartFixture {
+  bool configured;  // the parameters, before the parts below read them
   L2pMap map{256};
-  FlashPort flash{hw, blocks, 600, false};
   MapStore store;
   AllocationPolicy alloc;
   Listeners l;
@@ -72,14 +60,13 @@ struct Rig {
   PageFill fill;
 
   explicit Rig(const std::string& mapping = "dynamic")
-      : params(params_for_test(mapping)),
+      : PartFixture(part_geometry(2, 8, 4)),
+        configured(configure(params, mapping)),
         store(hw, params, geo, 256, blocks, flash),
         alloc(geo, AllocationPolicy::Order::DieFirst, mapping == "static"),
         placement(hw, params, geo, blocks, alloc, l),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, l, l),
         fill(hw, params, blocks, map, flash, cache) {
-    hw.attach(&events);
-    events.port = &flash;
     cache.set_durability_listener(&l);
     cache.set_freed_listener(&writers);
   }
@@ -362,7 +349,7 @@ TEST_CASE("Read-modify-write fill: larger runs become single reads of consecutiv
 }
 
 TEST_CASE("Page run: consecutive sectors of a page into consecutive slots are one read", "[firmware][write]") {
-  const FlashGeometry geo = geometry();
+  const FlashGeometry geo = part_geometry(2, 8, 4);
   BlockManager blocks(geo);
   std::vector<PageRun> reads;
   auto submit = [&](const PageRun& run) { reads.push_back(run); };
