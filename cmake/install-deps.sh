@@ -12,8 +12,13 @@ case "${1:-core}" in
     what="build, run and test"
     # python3-distributed (Dask) and python3-pytest: sweeps and parallel studies in
     # sim/python and their tests (issue 15); 25 packages, 5 MB.
+    # gcc-arm-none-eabi, libstdc++-arm-none-eabi-picolibc, libunicorn-dev: the firmware's
+    # target build and cpu.model=iss (issue 20), whose differential tests are part of the
+    # suite; 7 packages, 293 MB to download, 1.87 GB installed (libstdc++ and picolibc for
+    # every Arm multilib: Debian has no per-core split; newlib's would be 2.3 GB).
     packages=(g++ make cmake ninja-build pkg-config libsystemc-dev verilator catch2 nlohmann-json3-dev
-              libcli11-dev zlib1g-dev python3 python3-distributed python3-pytest) ;;
+              libcli11-dev zlib1g-dev python3 python3-distributed python3-pytest
+              gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc libunicorn-dev) ;;
   extras)
     what="plots and the wave viewer"
     packages=(python3-matplotlib gtkwave) ;;
