@@ -1,0 +1,450 @@
+// Differential test of the firmware's two builds (issue 20): the native firmware
+// (DeviceFirmware linked into the test) and firmware.elf run instruction by instruction
+// on the emulated Arm core (IssFirmware, charging the firmware's own cycle figures), on
+// the same fake platform with the same workload. Every HAL call (flash ops with their
+// OOB, DMA requests, responses, buffer accesses, timers, crypto jobs, random numbers)
+// and every event delivered, with its time, must be identical, call by call.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <random>
+#include <sstream>
+#include "cpu/iss_firmware.h"
+#include "../firmware/fake_platform.h"
+#include "hpb/hpb_device.h"
+#include "target/mailbox.h"
+
+using namespace ufs;
+using namespace ufs::test;
+
+namespace {
+
+uint64_t fnv(const void* data, size_t n, uint64_t h = 1469598103934665603ull) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+// Field by field: padding bytes are not part of a record's value.
+uint64_t hash(const PageOob& o, uint64_t h = 1469598103934665603ull) {
+  h = fnv(&o.kind, 1, h);
+  h = fnv(&o.sequence, 8, h);
+  h = fnv(o.lba, sizeof o.lba, h);
+  return fnv(o.data_seq, sizeof o.data_seq, h);
+}
+uint64_t hash(const std::vector<PageOob>& v) {
+  uint64_t h = 1469598103934665603ull;
+  for (const PageOob& o : v) h = hash(o, h);
+  return h;
+}
+uint64_t hash(const FlashCompletion& c) {
+  uint64_t h = fnv(&c.cookie, 8);
+  h = fnv(&c.opcode, 1, h);
+  h = fnv(&c.status, 1, h);
+  h = fnv(&c.address, sizeof c.address, h);
+  return hash(c.oob, h);
+}
+uint64_t hash(const HostCommand& c) {
+  uint64_t h = fnv(&c.tag, 1);
+  h = fnv(&c.lun, 1, h);
+  h = fnv(&c.direction, 1, h);
+  h = fnv(&c.expected_length, 4, h);
+  return fnv(c.cdb.data(), c.cdb.size(), h);
+}
+uint64_t hash(const HpbCryptoResult& r) {
+  uint64_t h = fnv(&r.kind, 1);
+  h = fnv(&r.valid, 1, h);
+  h = fnv(&r.status, 1, h);
+  h = fnv(&r.ppn, 4, h);
+  h = fnv(&r.entry, 8, h);
+  h = fnv(&r.cookie, 8, h);
+  return fnv(&r.cycles, 4, h);
+}
+uint64_t hash(const CommandResponse& r) {
+  uint64_t h = fnv(r.hpb_sense_descriptor.data(), r.hpb_sense_descriptor.size());
+  h = fnv(&r.hpb_entry_count, 1, h);
+  for (const HpbEntryUpdate& e : r.hpb_entries) {
+    h = fnv(&e.lba, 4, h);
+    h = fnv(&e.entry, 8, h);
+  }
+  return h;
+}
+
+// Between the firmware and the fake platform: writes one line per HAL call and per event.
+struct Tap : Hal, FlashBackdoor, FirmwareEvents {
+  FakePlatform& hw;
+  FirmwareEvents* fw = nullptr;
+  std::vector<std::string> log;
+  std::map<std::string, uint64_t> calls;  // how many of each, to show what the run covered
+  explicit Tap(FakePlatform& h) : hw(h) {}
+  template <class... A>
+  void line(const char* what, const char* fmt, A... a) {
+    char b[512];
+    int n = std::snprintf(b, sizeof b, "%llu %s ", static_cast<unsigned long long>(hw.now_ps()), what);
+    std::snprintf(b + n, sizeof b - size_t(n), fmt, a...);
+    log.emplace_back(b);
+    ++calls[what];
+  }
+  using ull = unsigned long long;
+  // Hal
+  uint64_t now_ps() const override { return hw.now_ps(); }
+  void charge_cycles(uint64_t c) override { hw.charge_cycles(c); }
+  void submit_flash(const FlashOp& op) override {
+    line("flash", "op=%d a=%u/%u/%u/%u d=%u/%u/%u/%u n=%u so=%u sc=%u buf=%llx pri=%d slc=%d roob=%d cookie=%llx oob=%llx",
+         int(op.opcode), op.address.die, op.address.plane, op.address.block, op.address.page, op.dest.die,
+         op.dest.plane, op.dest.block, op.dest.page, op.page_count, op.sector_offset, op.sector_count,
+         ull(op.buffer_address), int(op.priority), int(op.slc), int(op.read_oob), ull(op.cookie),
+         ull(op.oob.empty() ? 0 : hash(op.oob)));
+    if (op.opcode == FlashOpcode::Erase) ++calls["erase"];
+    if (op.slc) ++calls["slc op"];
+    hw.submit_flash(op);
+  }
+  void request_data_out(uint8_t tag, uint32_t off, uint64_t a, uint32_t n, uint64_t token) override {
+    line("data_out", "tag=%d off=%u a=%llx n=%u token=%llx", tag, off, ull(a), n, ull(token));
+    hw.request_data_out(tag, off, a, n, token);
+  }
+  void send_data_in(uint8_t tag, uint32_t off, uint64_t a, uint32_t n, uint64_t token) override {
+    line("data_in", "tag=%d off=%u a=%llx n=%u token=%llx", tag, off, ull(a), n, ull(token));
+    hw.send_data_in(tag, off, a, n, token);
+  }
+  void send_response(const CommandResponse& r) override {
+    line("response", "tag=%d lun=%d st=%d sense=%d/%d/%d res=%u alert=%d hpb=%llx", r.tag, r.lun, r.status,
+         r.sense_key, r.asc, r.ascq, r.residual, int(r.hpb_update_alert), ull(hash(r)));
+    if (r.hpb_update_alert) ++calls["hpb alert"];
+    hw.send_response(r);
+  }
+  void copy_buffer(uint64_t d, uint64_t s, uint32_t n) override {
+    line("copy", "%llx %llx %u", ull(d), ull(s), n);
+    hw.copy_buffer(d, s, n);
+  }
+  void read_buffer_bytes(uint64_t a, void* dst, uint32_t n) override {
+    hw.read_buffer_bytes(a, dst, n);
+    line("read_bytes", "%llx %u %llx", ull(a), n, ull(fnv(dst, n)));
+  }
+  void write_buffer_bytes(uint64_t a, const void* src, uint32_t n) override {
+    line("write_bytes", "%llx %u %llx", ull(a), n, ull(fnv(src, n)));
+    hw.write_buffer_bytes(a, src, n);
+  }
+  void zero_buffer(uint64_t a, uint32_t n) override {
+    line("zero", "%llx %u", ull(a), n);
+    hw.zero_buffer(a, n);
+  }
+  void l2p_sram_access(uint32_t n, bool w) override {
+    line("sram", "%u %d", n, int(w));
+    hw.l2p_sram_access(n, w);
+  }
+  void submit_crypto(const HpbCryptoJob& j) override {
+    line("crypto", "%d lba=%llx ppn=%u gen=%u entry=%llx cookie=%llx", int(j.kind), ull(j.lba), j.ppn, j.generation,
+         ull(j.entry), ull(j.cookie));
+    hw.submit_crypto(j);
+  }
+  void write_crypto_register(uint32_t off, uint32_t v) override {
+    line("crypto_reg", "%u %x", off, v);
+    hw.write_crypto_register(off, v);
+  }
+  uint64_t random64() override {
+    const uint64_t r = hw.random64();
+    line("random", "%llx", ull(r));
+    return r;
+  }
+  void set_timer(uint64_t d, uint64_t cookie) override {
+    line("timer", "%llu %llx", ull(d), ull(cookie));
+    hw.set_timer(d, cookie);
+  }
+  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* s, const PageOob* o) override {
+    const uint32_t spp = hw.spp_of(a);
+    line("preload", "%u/%u/%u/%u n=%u %llx %llx", a.die, a.plane, a.block, a.page, count,
+         ull(fnv(s, size_t(count) * spp * sizeof *s)), ull(hash(std::vector<PageOob>(o, o + count))));
+    hw.preload_pages(a, count, s, o);
+  }
+  // FirmwareEvents
+  void on_command(const HostCommand& c) override {
+    line("ev_command", "tag=%d %llx", c.tag, ull(hash(c)));
+    fw->on_command(c);
+  }
+  void on_flash_complete(const FlashCompletion& c) override {
+    line("ev_flash", "cookie=%llx st=%d %llx", ull(c.cookie), int(c.status), ull(hash(c)));
+    fw->on_flash_complete(c);
+  }
+  void on_data_out_done(uint8_t tag, uint64_t token) override {
+    line("ev_out", "%d %llx", tag, ull(token));
+    fw->on_data_out_done(tag, token);
+  }
+  void on_data_in_done(uint8_t tag, uint64_t token) override {
+    line("ev_in", "%d %llx", tag, ull(token));
+    fw->on_data_in_done(tag, token);
+  }
+  void on_timer(uint64_t cookie) override {
+    line("ev_timer", "%llx", ull(cookie));
+    fw->on_timer(cookie);
+  }
+  void on_crypto_done(const HpbCryptoResult& r) override {
+    line("ev_crypto", "%llx", ull(hash(r)));
+    fw->on_crypto_done(r);
+  }
+  void on_power_up() override {
+    line("ev_power_up", "%s", "");
+    fw->on_power_up();
+  }
+};
+
+// The same firmware, either build.
+struct Firmware {
+  std::unique_ptr<DeviceFirmware> native;
+  std::unique_ptr<IssFirmware> iss;
+  FirmwareEvents* events() { return native ? static_cast<FirmwareEvents*>(native.get()) : iss.get(); }
+  uint64_t logical_blocks() const { return native ? native->logical_blocks() : iss->logical_blocks(); }
+  void recover_on_power_up() { native ? native->recover_on_power_up() : iss->recover_on_power_up(); }
+  void precondition(uint64_t first, uint64_t n, FlashBackdoor& b) {
+    native ? native->precondition(first, n, b) : iss->precondition(first, n, b);
+  }
+};
+
+struct Scenario {
+  FlashGeometry geo;
+  FirmwareParams params;
+  uint32_t commands = 1500;
+  uint64_t precondition_blocks = 0;
+  bool hpb_reads = false;     // READ BUFFER of sub-region 0, then HPB READs with its entries
+  uint64_t power_cut_after = 0;  // commands completed before a sudden power-off (0: none)
+  uint64_t write_floor = 0;      // writes stay at and above this LBA (keeps sub-region 0 clean for HPB)
+};
+
+struct Result {
+  std::vector<std::string> log;
+  std::map<std::string, uint64_t> calls;
+  uint64_t completed = 0, bad = 0;
+  IssFirmware::KindCounters command_cost;  // ISS only
+};
+
+Result run(const Scenario& s, bool on_iss) {
+  FakePlatform hw(s.geo, s.params.data_buffer_kib / 4);
+  hw.crypto_on = true;
+  Tap tap(hw);
+  hw.attach(&tap);
+  Firmware fw;
+  auto build = [&] {
+    fw.native.reset();
+    fw.iss.reset();
+    if (on_iss) {
+      IssOptions o;
+      o.elf = UFS_FIRMWARE_ELF;
+      o.native_cost = true;
+      o.heap_mib = 64;
+      fw.iss = std::make_unique<IssFirmware>(tap, s.params, s.geo, o);
+    } else {
+      fw.native = std::make_unique<DeviceFirmware>(tap, s.params, s.geo);
+    }
+    tap.fw = fw.events();
+  };
+  build();
+  const uint64_t cap = fw.logical_blocks();
+  if (s.precondition_blocks) fw.precondition(0, s.precondition_blocks, tap);
+  hw.post(0, [&] { tap.on_power_up(); });
+
+  std::mt19937_64 rng(20);
+  Result out;
+  uint64_t issued = 0, version = 0;
+  std::vector<uint64_t> entries;  // READ BUFFER's, for HPB READ
+  const uint64_t span = cap * 9 / 10;
+  bool cut = false;
+  std::function<void(uint8_t)> issue = [&](uint8_t tag) {
+    if (issued >= s.commands || (s.power_cut_after && !cut && out.completed >= s.power_cut_after)) return;
+    ++issued;
+    const uint32_t dice = uint32_t(rng() % 100);
+    if (s.hpb_reads && issued == 200) {  // READ BUFFER: sub-region 0's signed entries
+      const uint32_t n = 1024;
+      HostCommand c;
+      c.tag = tag;
+      c.direction = DataDirection::Read;
+      c.expected_length = n * 8;
+      c.cdb[0] = hpb_op::kReadBuffer;
+      c.cdb[1] = hpb_op::kReadBufferMapId;
+      c.cdb[7] = uint8_t((n * 8) >> 8);
+      c.cdb[8] = uint8_t(n * 8);
+      hw.command(c);
+      return;
+    }
+    if (s.hpb_reads && !entries.empty() && dice < 15) {  // HPB READ of one block with its entry
+      const uint64_t lba = rng() % entries.size();
+      HostCommand c;
+      c.tag = tag;
+      c.direction = DataDirection::Read;
+      c.expected_length = uint32_t(kSectorBytes);
+      c.cdb[0] = hpb_op::kHpbRead;
+      put_be32(&c.cdb[2], uint32_t(lba));
+      put_be64(&c.cdb[6], entries[lba]);
+      c.cdb[14] = 1;
+      hw.command(c);
+      return;
+    }
+    if (dice < 3) {  // SYNCHRONIZE CACHE
+      HostCommand c;
+      c.tag = tag;
+      c.cdb[0] = 0x35;
+      hw.command(c);
+      return;
+    }
+    const bool write = dice < 60;
+    const uint32_t n = 1 + uint32_t(rng() % 8);
+    const uint64_t floor = write ? s.write_floor : 0;
+    const uint64_t lba = floor + rng() % (span - floor - n);
+    std::vector<SectorStamp> data;
+    ++version;
+    for (uint32_t i = 0; write && i < n; ++i) data.push_back(SectorStamp{lba + i, version});
+    hw.command(make_rw(tag, write, lba, n, write && rng() % 10 == 0), data);
+  };
+  hw.on_response = [&](const CommandResponse& r) {
+    ++out.completed;
+    if (r.status != 0) ++out.bad;
+    if (s.hpb_reads && entries.empty() && !hw.done_bytes_[r.tag].empty() && hw.done_bytes_[r.tag].size() == 8192) {
+      for (uint32_t i = 0; i < 1024; ++i) entries.push_back(get_be64(hw.done_bytes_[r.tag].data() + 8 * i));
+    }
+    const uint8_t tag = r.tag;
+    hw.post(hw.now_ps() + 1'000'000, [&, tag] { issue(tag); });
+  };
+  for (uint8_t t = 0; t < 8; ++t) issue(t);
+  hw.run([&] { return s.power_cut_after && !cut && out.completed >= s.power_cut_after; });
+  if (s.power_cut_after && !cut) {
+    cut = true;
+    tap.line("power_cut", "%s", "");
+    hw.power_cut();
+    build();
+    fw.recover_on_power_up();
+    hw.post(hw.now_ps(), [&] { tap.on_power_up(); });
+    for (uint8_t t = 0; t < 8; ++t) issue(t);
+    hw.run();
+  }
+  if (fw.iss) out.command_cost = fw.iss->counters()[size_t(mailbox::Event::Command)];
+  out.log = std::move(tap.log);
+  out.calls = std::move(tap.calls);
+  return out;
+}
+
+// Both builds, compared line by line; returns the native run's coverage.
+Result compare(const Scenario& s) {
+  const Result native = run(s, false);
+  const Result iss = run(s, true);
+  size_t first = 0;
+  while (first < native.log.size() && first < iss.log.size() && native.log[first] == iss.log[first]) ++first;
+  INFO("lines: native " << native.log.size() << ", iss " << iss.log.size() << "; first difference at line " << first
+                        << "\n native: " << (first < native.log.size() ? native.log[first] : "(end)")
+                        << "\n iss:    " << (first < iss.log.size() ? iss.log[first] : "(end)"));
+  CHECK(first == native.log.size());
+  CHECK(native.log.size() == iss.log.size());
+  CHECK(native.completed == iss.completed);
+
+  // The ISS did run the handlers: every command went through the emulated core.
+  CHECK(iss.command_cost.entries > 0);
+  CHECK(iss.command_cost.instructions == 0);  // native cost: no instruction hook
+  return native;
+}
+
+std::string covered(const Result& r) {
+  std::string out = "the run's calls:";
+  for (const auto& [what, n] : r.calls) out += " " + what + "=" + std::to_string(n);
+  return out;
+}
+
+FlashGeometry small_geometry(uint32_t bits_per_cell = 1, uint32_t pages = 24) {
+  FlashGeometry g;
+  g.channels = 2; g.ways_per_channel = 1; g.dies_per_way = 2; g.planes_per_die = 2;
+  g.blocks_per_plane = 16; g.pages_per_block = pages; g.page_bytes = 16384; g.bits_per_cell = bits_per_cell;
+  return g;  // 4 dies x 32 blocks
+}
+
+FirmwareParams small_params() {
+  FirmwareParams p;
+  p.over_provisioning = 0.25;
+  p.data_buffer_kib = 1024;
+  p.write_cache_kib = 512;
+  p.l2p_sram_kib = 16;  // 4 map pages of 16 KiB: map misses, loads and write-backs
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("ISS vs native: mixed I/O with GC, map misses and FUA, identical call by call", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.commands = 3000;
+  s.precondition_blocks = 4096;
+  const Result r = compare(s);
+  INFO(covered(r));
+  CHECK(r.calls.at("erase") > 0);  // GC ran
+  CHECK(r.calls.at("sram") > 0);
+  CHECK(r.calls.at("data_out") > 0);
+  CHECK(r.calls.at("data_in") > 0);
+  CHECK(r.calls.at("preload") > 0);
+  CHECK(r.completed == s.commands);
+}
+
+TEST_CASE("ISS vs native: HPB (device control, READ BUFFER signed entries, HPB READ verified), identical", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.params.hpb.enabled = true;
+  s.params.hpb.subregion_size_exp = 13;  // 1024 blocks per sub-region
+  s.params.hpb.region_size_exp = 14;
+  s.params.hpb.max_active_regions = 2;
+  s.params.hpb.dcm_activate_misses = 2;
+  s.commands = 1500;
+  s.precondition_blocks = 4096;  // sub-region 0 mapped: its entries are signed PPNs
+  s.hpb_reads = true;
+  s.write_floor = 2048;
+  const Result r = compare(s);
+  INFO(covered(r));
+  CHECK(r.calls.at("crypto") > 1024);      // the signed entries and the HPB READs' verifies
+  CHECK(r.calls.at("crypto_reg") > 0);     // the session key at power-up
+  CHECK(r.calls.at("random") > 0);
+}
+
+TEST_CASE("ISS vs native: WriteBooster and a sudden power-off with recovery, identical", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry(3, 36);
+  s.params = small_params();
+  s.params.writebooster.enabled = true;
+  s.params.writebooster.buffer_mib = 2;
+  s.params.writebooster.idle_flush_us = 2000;
+  s.commands = 2000;
+  s.power_cut_after = 1200;
+  const Result r = compare(s);
+  INFO(covered(r));
+  CHECK(r.calls.at("slc op") > 0);
+  CHECK(r.calls.at("power_cut") == 1);
+  CHECK(r.calls.at("ev_power_up") == 2);
+}
+
+TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one clear error", "[iss]") {
+  FlashGeometry g = small_geometry();
+  FirmwareParams p = small_params();
+  FakePlatform hw(g, p.data_buffer_kib / 4);
+  IssOptions o;
+  o.elf = UFS_FIRMWARE_ELF;
+  o.heap_mib = 64;
+  o.cpi = 1.5;
+  IssFirmware fw(hw, p, g, o);
+  hw.attach(&fw);
+  hw.post(0, [&] { fw.on_power_up(); });
+  hw.run();
+  hw.command(make_rw(1, true, 8, 4), std::vector<SectorStamp>(4, SectorStamp{8, 1}));
+  hw.run();
+  REQUIRE(hw.responses_.size() == 1);
+  const auto& c = fw.counters()[size_t(mailbox::Event::Command)];
+  CHECK(c.entries == 1);
+  CHECK(c.instructions > 100);
+  // Charged: instructions x cpi (no wait states configured).
+  CHECK(c.cycles == uint64_t(std::llround(double(c.instructions) * 1.5)));
+  CHECK(c.native_cycles > 0);
+
+  o.elf = "/nonexistent/firmware.elf";
+  CHECK_THROWS_WITH(IssFirmware(hw, p, g, o), Catch::Contains("cannot read the firmware ELF"));
+  o.elf = UFS_FIRMWARE_ELF;
+  o.heap_mib = 1;  // the map alone needs more
+  FirmwareParams big = p;
+  FlashGeometry huge = g;
+  huge.blocks_per_plane = 4096;
+  CHECK_THROWS_WITH(IssFirmware(hw, big, huge, o), Catch::Contains("firmware RAM exhausted"));
+}

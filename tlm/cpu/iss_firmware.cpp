@@ -1,0 +1,418 @@
+#include "cpu/iss_firmware.h"
+#include <elf.h>
+#include <sys/mman.h>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <unicorn/unicorn.h>
+#include "target/mailbox.h"
+#include "target/params_codec.h"
+
+namespace ufs {
+
+using namespace mailbox;
+
+// The core's memories, host side: Unicorn maps them onto these buffers, so the host reads
+// records and bulk data in place. The heap is reserved, not committed: pages the
+// firmware never touches cost nothing.
+struct IssFirmware::Memory {
+  std::vector<uint8_t> code = std::vector<uint8_t>(kCodeBytes);
+  std::vector<uint8_t> data = std::vector<uint8_t>(kDataBytes);
+  std::vector<uint8_t> window = std::vector<uint8_t>(kMailboxBytes);
+  uint8_t* heap = nullptr;
+  size_t heap_bytes = 0;
+  ~Memory() {
+    if (heap) munmap(heap, heap_bytes);
+  }
+  Mailbox& box() { return *reinterpret_cast<Mailbox*>(window.data()); }
+};
+
+namespace {
+constexpr uint32_t kStackTop = kDataBase + kDataBytes;
+constexpr uint32_t kParamsAt = kMailboxBase + 0x1000;  // the boot record's parameter stream
+
+// Thumb-2: a 32-bit instruction starts with a halfword whose top five bits are 11101,
+// 11110 or 11111; everything else is one 16-bit instruction.
+uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes) {
+  uint32_t n = 0;
+  for (uint32_t at = 0; at + 1 < bytes; ++n) {
+    const uint16_t hw = uint16_t(code[at] | code[at + 1] << 8);
+    at += (hw & 0xf800) >= 0xe800 ? 4 : 2;
+  }
+  return n;
+}
+}  // namespace
+
+const char* IssFirmware::kind_name(size_t kind) {
+  static const char* const names[kKinds] = {"",           "boot",     "command",     "flash_complete",
+                                            "data_out_done", "data_in_done", "timer", "crypto_done",
+                                            "power_up",   "recover",  "precondition"};
+  return kind < kKinds ? names[kind] : "event";
+}
+
+void IssFirmware::fail(const std::string& what) const {
+  throw std::runtime_error("cpu.model=iss: " + what);
+}
+
+IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry,
+                         const IssOptions& options)
+    : hal_(hal), options_(options), geometry_(geometry), mem_(std::make_unique<Memory>()) {
+  // ---- the ELF: its load segments at their load addresses, the runtime's symbols
+  std::ifstream in(options.elf, std::ios::binary);
+  if (!in) fail("cannot read the firmware ELF '" + options.elf + "' (cpu.elf; build it with the cross compiler)");
+  const std::vector<uint8_t> elf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Elf32_Ehdr eh;
+  if (elf.size() < sizeof eh) fail(options.elf + ": not an ELF file");
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_machine != EM_ARM)
+    fail(options.elf + ": not a 32-bit Arm ELF");
+  auto in_file = [&](uint64_t off, uint64_t n) {
+    if (off + n > elf.size()) fail(options.elf + ": truncated");
+  };
+  in_file(eh.e_phoff, uint64_t(eh.e_phnum) * sizeof(Elf32_Phdr));
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf32_Phdr ph;
+    std::memcpy(&ph, elf.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
+    if (ph.p_type != PT_LOAD || ph.p_filesz == 0) continue;
+    in_file(ph.p_offset, ph.p_filesz);
+    // The image lives in the ATCM (code, and .data's initial values that start-up copies).
+    if (ph.p_paddr < kCodeBase || ph.p_paddr + uint64_t(ph.p_filesz) > kCodeBase + uint64_t(kCodeBytes))
+      fail(options.elf + ": a load segment outside the code memory (ATCM)");
+    std::memcpy(mem_->code.data() + (ph.p_paddr - kCodeBase), elf.data() + ph.p_offset, ph.p_filesz);
+  }
+  in_file(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf32_Shdr));
+  for (unsigned i = 0; i < eh.e_shnum; ++i) {
+    Elf32_Shdr sh;
+    std::memcpy(&sh, elf.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
+    if (sh.sh_type != SHT_SYMTAB) continue;
+    Elf32_Shdr strtab;
+    std::memcpy(&strtab, elf.data() + eh.e_shoff + sh.sh_link * sizeof strtab, sizeof strtab);
+    in_file(sh.sh_offset, sh.sh_size);
+    in_file(strtab.sh_offset, strtab.sh_size);
+    for (uint32_t s = 0; s + sizeof(Elf32_Sym) <= sh.sh_size; s += sizeof(Elf32_Sym)) {
+      Elf32_Sym sym;
+      std::memcpy(&sym, elf.data() + sh.sh_offset + s, sizeof sym);
+      if (sym.st_name >= strtab.sh_size) continue;
+      const char* name = reinterpret_cast<const char*>(elf.data() + strtab.sh_offset + sym.st_name);
+      const uint32_t thumbless = sym.st_value & ~1u;
+      if (!std::strcmp(name, "fw_entry")) entry_ = thumbless;
+      else if (!std::strcmp(name, "fw_halt")) halt_ = thumbless;
+      else if (!std::strcmp(name, "fw_start")) start_ = thumbless;
+      else if (!std::strcmp(name, "fw_heap_top")) heap_top_symbol_ = sym.st_value;
+    }
+  }
+  if (!entry_ || !halt_ || !start_ || !heap_top_symbol_)
+    fail(options.elf + ": fw_start, fw_entry, fw_halt or fw_heap_top missing (not built from firmware/target?)");
+
+  // ---- the core and its memory map
+  if (uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc_) != UC_ERR_OK) fail("Unicorn cannot open an Arm core");
+  // Cortex-R5F: Unicorn's ARMv7-R core; the Cortex-R8 the firmware is built for runs the same
+  // ARMv7-R instruction set (it differs in pipeline and caches, which the cost model covers).
+  uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5F);
+  mem_->heap_bytes = size_t(options.heap_mib) << 20;
+  if (options.heap_mib == 0 || mem_->heap_bytes > kHeapMaxBytes)
+    fail("cpu.iss_heap_mib: must be within 1.." + std::to_string(kHeapMaxBytes >> 20));
+  void* heap = mmap(nullptr, mem_->heap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (heap == MAP_FAILED) fail("cannot reserve " + std::to_string(options.heap_mib) + " MiB for the firmware's heap");
+  mem_->heap = static_cast<uint8_t*>(heap);
+  if (uc_mem_map_ptr(uc_, kCodeBase, kCodeBytes, UC_PROT_ALL, mem_->code.data()) ||
+      uc_mem_map_ptr(uc_, kDataBase, kDataBytes, UC_PROT_READ | UC_PROT_WRITE, mem_->data.data()) ||
+      uc_mem_map_ptr(uc_, kHeapBase, mem_->heap_bytes, UC_PROT_READ | UC_PROT_WRITE, mem_->heap) ||
+      uc_mem_map_ptr(uc_, kMailboxBase, kMailboxBytes, UC_PROT_READ | UC_PROT_WRITE, mem_->window.data()) ||
+      uc_mmio_map(uc_, kDoorbell, kDoorbellBytes, &IssFirmware::on_doorbell_read, this, &IssFirmware::on_doorbell,
+                  this))
+    fail("Unicorn cannot map the core's memories");
+  // The executed-instruction count only matters for measured cost: no hooks otherwise.
+  if (!options.native_cost) {
+    uc_hook h;
+    uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_block), this, 1, 0);
+    if (options.sram_wait_cycles)
+      uc_hook_add(uc_, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&IssFirmware::on_sram), this,
+                  kHeapBase, kHeapBase + mem_->heap_bytes - 1);
+  }
+
+  // ---- reset, then Boot with the parameters
+  run(0);
+  const std::vector<uint8_t> stream = params_codec::encode(params, geometry);
+  if (stream.size() > kMailboxBytes - (kParamsAt - kMailboxBase)) fail("the parameters do not fit the mailbox window");
+  std::memcpy(guest(kParamsAt, stream.size()), stream.data(), stream.size());
+  BootRecord boot{};
+  boot.params = kParamsAt;
+  boot.params_bytes = uint32_t(stream.size());
+  boot.heap_bytes = uint32_t(mem_->heap_bytes);
+  std::memcpy(mem_->box().event, &boot, sizeof boot);
+  run(uint32_t(Event::Boot));
+  if (!logical_blocks_) fail("the firmware did not report its boot");
+  if (const uint32_t expect = params_codec::checksum(stream); booted_check_ != expect)
+    fail("the firmware decoded other parameters than were sent (ELF built from other sources than this simulator?)");
+}
+
+IssFirmware::~IssFirmware() {
+  if (uc_) uc_close(uc_);
+}
+
+void* IssFirmware::guest(uint32_t address, uint64_t bytes) {
+  auto inside = [&](uint32_t base, uint64_t size) { return address >= base && address - base + bytes <= size; };
+  if (inside(kHeapBase, mem_->heap_bytes)) return mem_->heap + (address - kHeapBase);
+  if (inside(kDataBase, kDataBytes)) return mem_->data.data() + (address - kDataBase);
+  if (inside(kMailboxBase, kMailboxBytes)) return mem_->window.data() + (address - kMailboxBase);
+  if (inside(kCodeBase, kCodeBytes)) return mem_->code.data() + (address - kCodeBase);
+  fail("the firmware passed " + std::to_string(bytes) + " bytes at 0x" + [&] {
+    char b[16];
+    std::snprintf(b, sizeof b, "%08x", address);
+    return std::string(b);
+  }() + ", outside its memories");
+}
+
+uint64_t IssFirmware::heap_used_bytes() const {
+  uint32_t top = 0;
+  std::memcpy(&top, mem_->data.data() + (heap_top_symbol_ - kDataBase), 4);
+  return top - kHeapBase;
+}
+
+// One entry: reset (kind 0: fw_start) or fw_entry(kind), run until it returns to fw_halt.
+void IssFirmware::run(uint32_t kind) {
+  instructions_ = sram_accesses_ = crossings_ = charged_ = native_ = 0;
+  // Reset, boot and the zero-time precondition are not core time; with native cost the
+  // firmware's own charges still go through, as in the native mode.
+  charging_ = options_.native_cost || (kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp));
+  mem_->box().pending_cycles = 0;
+  const uint32_t sp = kStackTop, lr = halt_ | 1u;
+  uc_reg_write(uc_, UC_ARM_REG_R0, &kind);
+  uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
+  uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
+  const uint32_t begin = (kind ? entry_ : start_) | 1u;  // Thumb
+  const uc_err err = uc_emu_start(uc_, begin, halt_, 0, 0);
+  if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
+  if (!error_.empty()) throw std::runtime_error(error_);
+  if (err != UC_ERR_OK) {
+    uint32_t pc = 0;
+    uc_reg_read(uc_, UC_ARM_REG_PC, &pc);
+    char b[16];
+    std::snprintf(b, sizeof b, "%08x", pc);
+    fail(std::string("the core stopped in ") + kind_name(kind) + " at pc 0x" + b + ": " + uc_strerror(err));
+  }
+  settle();
+  KindCounters& k = counters_[kind < kKinds ? kind : 0];
+  ++k.entries;
+  k.instructions += instructions_;
+  k.max_instructions = std::max(k.max_instructions, instructions_);
+  k.cycles += charged_;
+  k.max_cycles = std::max(k.max_cycles, charged_);
+  k.native_cycles += native_;
+  k.crossings += crossings_;
+}
+
+// Charge the handler's cost so far: before every HAL call (so the call leaves at the
+// right time) and at the handler's end.
+void IssFirmware::settle() {
+  Mailbox& box = mem_->box();
+  const uint64_t pending = box.pending_cycles;
+  box.pending_cycles = 0;
+  native_ += pending;
+  uint64_t total;
+  if (options_.native_cost) total = native_;
+  else
+    total = uint64_t(std::llround(double(instructions_) * options_.cpi)) + crossings_ * options_.mailbox_wait_cycles +
+            sram_accesses_ * options_.sram_wait_cycles;
+  if (!charging_) return;
+  if (total > charged_) {
+    hal_.charge_cycles(total - charged_);
+    charged_ = total;
+  }
+}
+
+void IssFirmware::on_block(uc_struct*, uint64_t address, uint32_t size, void* self) {
+  auto* me = static_cast<IssFirmware*>(self);
+  if (address + size <= kCodeBytes) me->instructions_ += thumb_instructions(me->mem_->code.data() + address, size);
+}
+
+void IssFirmware::on_sram(uc_struct*, int, uint64_t, int, int64_t, void* self) {
+  ++static_cast<IssFirmware*>(self)->sram_accesses_;
+}
+
+uint64_t IssFirmware::on_doorbell_read(uc_struct*, uint64_t, unsigned, void*) { return 0; }
+
+void IssFirmware::on_doorbell(uc_struct* uc, uint64_t, unsigned, uint64_t value, void* self) {
+  auto* me = static_cast<IssFirmware*>(self);
+  try {
+    me->serve(uint32_t(value));
+  } catch (const std::exception& e) {  // never unwind through the emulator: stop it, report after
+    if (me->error_.empty()) me->error_ = e.what();
+    uc_emu_stop(uc);
+  }
+}
+
+// One HAL call: the record at Mailbox::call, served through the Hal.
+void IssFirmware::serve(uint32_t call) {
+  ++crossings_;
+  settle();
+  Mailbox& box = mem_->box();
+  const uint8_t* rec = box.call;
+  auto record = [rec](auto& r) { std::memcpy(&r, rec, sizeof r); };
+  switch (Call(call)) {
+    case Call::NowPs: box.result = hal_.now_ps(); break;
+    case Call::SubmitFlash: {
+      FlashOpRecord r;
+      record(r);
+      FlashOp op;
+      op.opcode = FlashOpcode(r.opcode);
+      op.address = r.address;
+      op.dest = r.dest;
+      op.page_count = r.page_count;
+      op.sector_offset = r.sector_offset;
+      op.sector_count = r.sector_count;
+      op.buffer_address = r.buffer_address;
+      op.priority = r.priority;
+      op.slc = r.slc;
+      op.read_oob = r.read_oob;
+      op.cookie = r.cookie;
+      if (r.oob_count) {
+        const auto* oob = static_cast<const PageOob*>(guest(r.oob, uint64_t(r.oob_count) * sizeof(PageOob)));
+        op.oob.assign(oob, oob + r.oob_count);
+      }
+      hal_.submit_flash(op);
+      break;
+    }
+    case Call::RequestDataOut:
+    case Call::SendDataIn: {
+      TransferRecord r;
+      record(r);
+      if (Call(call) == Call::RequestDataOut) hal_.request_data_out(r.tag, r.offset, r.address, r.bytes, r.token);
+      else hal_.send_data_in(r.tag, r.offset, r.address, r.bytes, r.token);
+      break;
+    }
+    case Call::SendResponse: {
+      CommandResponse r;
+      record(r);
+      hal_.send_response(r);
+      break;
+    }
+    case Call::CopyBuffer:
+    case Call::ZeroBuffer: {
+      CopyRecord r;
+      record(r);
+      if (Call(call) == Call::CopyBuffer) hal_.copy_buffer(r.dst, r.src, r.bytes);
+      else hal_.zero_buffer(r.dst, r.bytes);
+      break;
+    }
+    case Call::ReadBufferBytes:
+    case Call::WriteBufferBytes: {
+      BytesRecord r;
+      record(r);
+      void* data = guest(r.data, r.bytes);
+      if (Call(call) == Call::ReadBufferBytes) hal_.read_buffer_bytes(r.address, data, r.bytes);
+      else hal_.write_buffer_bytes(r.address, data, r.bytes);
+      break;
+    }
+    case Call::L2pSramAccess: {
+      SramRecord r;
+      record(r);
+      hal_.l2p_sram_access(r.bytes, r.write != 0);
+      break;
+    }
+    case Call::SubmitCrypto: {
+      HpbCryptoJob job;
+      record(job);
+      hal_.submit_crypto(job);
+      break;
+    }
+    case Call::WriteCryptoRegister: {
+      RegisterRecord r;
+      record(r);
+      hal_.write_crypto_register(r.offset, r.value);
+      break;
+    }
+    case Call::Random64: box.result = hal_.random64(); break;
+    case Call::SetTimer: {
+      TimerRecord r;
+      record(r);
+      hal_.set_timer(r.delay_ps, r.cookie);
+      break;
+    }
+    case Call::PreloadPages: {
+      PreloadRecord r;
+      record(r);
+      if (!backdoor_) fail("the firmware used the precondition backdoor outside precondition");
+      // A whole program unit: count pages of the block's own page size, one stamp per sector.
+      const uint32_t spp = geometry_.large_block(r.address.block) ? geometry_.large_sectors_per_page()
+                                                                   : geometry_.sectors_per_page();
+      const auto* oobs = static_cast<const PageOob*>(guest(r.oobs, uint64_t(r.count) * sizeof(PageOob)));
+      const auto* stamps = static_cast<const SectorStamp*>(guest(r.stamps, uint64_t(r.count) * spp * sizeof(SectorStamp)));
+      backdoor_->preload_pages(r.address, r.count, stamps, oobs);
+      break;
+    }
+    case Call::Booted: {
+      BootedRecord r;
+      record(r);
+      logical_blocks_ = r.logical_blocks;
+      booted_check_ = r.params_check;
+      break;
+    }
+    case Call::Panic: {
+      BytesRecord r;
+      record(r);
+      const char* text = static_cast<const char*>(guest(r.data, r.bytes));
+      panic_.assign(text, r.bytes);
+      uc_emu_stop(uc_);
+      break;
+    }
+    default: fail("unknown HAL call " + std::to_string(call) + " at the doorbell");
+  }
+}
+
+// ---- events
+void IssFirmware::on_command(const HostCommand& command) {
+  std::memcpy(mem_->box().event, &command, sizeof command);
+  run(uint32_t(Event::Command));
+}
+
+void IssFirmware::on_flash_complete(const FlashCompletion& completion) {
+  std::memcpy(mem_->box().event, &completion, sizeof completion);
+  run(uint32_t(Event::FlashComplete));
+}
+
+void IssFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
+  TransferDone r{};
+  r.tag = tag;
+  r.token = token;
+  std::memcpy(mem_->box().event, &r, sizeof r);
+  run(uint32_t(Event::DataOutDone));
+}
+
+void IssFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
+  TransferDone r{};
+  r.tag = tag;
+  r.token = token;
+  std::memcpy(mem_->box().event, &r, sizeof r);
+  run(uint32_t(Event::DataInDone));
+}
+
+void IssFirmware::on_timer(uint64_t cookie) {
+  TimerRecord r{};
+  r.cookie = cookie;
+  std::memcpy(mem_->box().event, &r, sizeof r);
+  run(uint32_t(Event::Timer));
+}
+
+void IssFirmware::on_crypto_done(const HpbCryptoResult& result) {
+  std::memcpy(mem_->box().event, &result, sizeof result);
+  run(uint32_t(Event::CryptoDone));
+}
+
+void IssFirmware::on_power_up() { run(uint32_t(Event::PowerUp)); }
+
+void IssFirmware::recover_on_power_up() { run(uint32_t(Event::RecoverOnPowerUp)); }
+
+void IssFirmware::precondition(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor) {
+  PreconditionRecord r{first_lba, blocks};
+  std::memcpy(mem_->box().event, &r, sizeof r);
+  backdoor_ = &backdoor;
+  run(uint32_t(Event::Precondition));
+  backdoor_ = nullptr;
+}
+
+}  // namespace ufs

@@ -1,0 +1,105 @@
+// The firmware as firmware (issue 20, cpu.model=iss): firmware.elf, the target build of
+// firmware/ for the controller's Arm core (firmware/target), executed instruction by
+// instruction in the Unicorn CPU emulator. To the platform it is the firmware
+// (FirmwareEvents): each event goes in as a fixed-layout record and runs its handler to
+// completion on the emulated core; each HAL call the handler makes crosses the mailbox
+// window (firmware/target/mailbox.h) and is served here by the same Hal the native
+// firmware uses, so FirmwareCpu's TLM calls are unchanged. Plain C++ (no SystemC): the
+// firmware unit tests' fake platform hosts it too.
+//
+// Cost: the handler's time is charged through Hal::charge_cycles at every crossing and at
+// the handler's end, either as measured (executed Thumb instructions x cpi, plus
+// mailbox_wait_cycles per crossing and sram_wait_cycles per heap access) or, with
+// native_cost, as the firmware's own charge_cycles figures (the native mode's cost, so
+// both modes run identically op by op: the differential test).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include "firmware_params.h"
+#include "hal/hal.h"
+
+struct uc_struct;
+
+namespace ufs {
+
+struct IssOptions {
+  std::string elf;                 // firmware.elf
+  uint32_t heap_mib = 256;         // SRAM for the firmware's heap
+  bool native_cost = false;        // charge the firmware's charge_cycles, not the executed count
+  double cpi = 1.0;                // core cycles per executed instruction
+  uint32_t mailbox_wait_cycles = 0;  // per HAL call (the doorbell store on the peripheral bus)
+  uint32_t sram_wait_cycles = 0;   // per heap (SRAM) access; code, data and stack sit in TCM (0)
+};
+
+class IssFirmware : public FirmwareEvents {
+ public:
+  // Loads the ELF, runs its start-up and boots the firmware with these parameters. Throws
+  // std::runtime_error (one line) when the ELF cannot be used or the boot fails.
+  IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, const IssOptions& options);
+  ~IssFirmware() override;
+  IssFirmware(const IssFirmware&) = delete;
+  IssFirmware& operator=(const IssFirmware&) = delete;
+
+  // FirmwareEvents
+  void on_command(const HostCommand& command) override;
+  void on_flash_complete(const FlashCompletion& completion) override;
+  void on_data_out_done(uint8_t tag, uint64_t token) override;
+  void on_data_in_done(uint8_t tag, uint64_t token) override;
+  void on_timer(uint64_t cookie) override;
+  void on_crypto_done(const HpbCryptoResult& result) override;
+  void on_power_up() override;
+  // DeviceFirmware's: the next power-up recovers from the NAND; zero-time fill.
+  void recover_on_power_up();
+  void precondition(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor);
+
+  uint64_t logical_blocks() const { return logical_blocks_; }
+
+  // What the core did, per event kind (index: mailbox::Event).
+  struct KindCounters {
+    uint64_t entries = 0;
+    uint64_t instructions = 0, max_instructions = 0;
+    uint64_t cycles = 0, max_cycles = 0;      // charged (measured or native)
+    uint64_t native_cycles = 0;               // what the firmware's charge_cycles said
+    uint64_t crossings = 0;                   // HAL calls through the mailbox
+  };
+  static constexpr size_t kKinds = 11;
+  const std::array<KindCounters, kKinds>& counters() const { return counters_; }
+  static const char* kind_name(size_t kind);
+  uint64_t heap_used_bytes() const;
+
+ private:
+  struct Memory;
+  void run(uint32_t kind);
+  void serve(uint32_t call);
+  void settle();  // charge what the core did since the last settle
+  void* guest(uint32_t address, uint64_t bytes);
+  [[noreturn]] void fail(const std::string& what) const;
+  static void on_doorbell(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
+  static uint64_t on_doorbell_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
+  static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+  static void on_sram(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+
+  Hal& hal_;
+  IssOptions options_;
+  FlashGeometry geometry_;
+  uc_struct* uc_ = nullptr;
+  std::unique_ptr<Memory> mem_;
+  uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
+  uint64_t logical_blocks_ = 0;
+  FlashBackdoor* backdoor_ = nullptr;  // during precondition
+  std::string panic_;                  // the firmware's own panic message
+  std::string error_;                  // a host-side error while serving a call
+  uint32_t booted_check_ = 0;
+  bool charging_ = false;
+  // Cost of the running handler
+  uint64_t instructions_ = 0;          // executed in this handler (block hook)
+  uint64_t sram_accesses_ = 0, crossings_ = 0;
+  uint64_t charged_ = 0;               // cycles charged for this handler so far
+  uint64_t native_ = 0;
+  std::array<KindCounters, kKinds> counters_{};
+};
+
+}  // namespace ufs
