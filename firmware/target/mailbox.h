@@ -49,6 +49,7 @@ enum class Event : uint32_t {
   PowerUp,            // (none)
   RecoverOnPowerUp,   // (none): the next power-up follows a sudden power-off
   Precondition,       // PreconditionRecord: zero-time fill through the backdoor
+  VisitStats,         // (none): walk every statistic out as Stat calls
 };
 
 // ---- HAL calls out of the firmware (the doorbell's value)
@@ -70,6 +71,7 @@ enum class Call : uint32_t {
   PreloadPages,       // PreloadRecord (backdoor)
   Booted,             // BootedRecord: the firmware is built; its figures for the host
   Panic,              // BytesRecord: data/bytes = message; the firmware cannot go on
+  Stat,               // StatRecord: one statistic of a VisitStats walk
 };
 
 struct TransferDone {
@@ -149,6 +151,16 @@ struct PreloadRecord {
   uint32_t pad;
 };
 
+struct StatRecord {     // StatsVisitor's four calls; strings are NUL-terminated in target memory
+  uint32_t kind;        // 0 count, 1 figure, 2 flag, 3 text
+  uint32_t key;
+  uint32_t unit;        // 0 for flag and text
+  uint32_t meaning;
+  uint32_t text;        // text: the value's bytes
+  uint32_t text_bytes;
+  uint64_t value;       // count: the value; figure: the double's bits; flag: 0/1
+};
+
 constexpr uint32_t kRecordBytes = 512;
 struct Mailbox {
   uint64_t pending_cycles;  // charge_cycles since the last crossing (the host zeroes it)
@@ -191,6 +203,7 @@ UFS_PIN(BytesRecord, 16);
 UFS_PIN(SramRecord, 8);
 UFS_PIN(RegisterRecord, 8);
 UFS_PIN(PreloadRecord, 32);
+UFS_PIN(StatRecord, 32);
 static_assert(offsetof(Mailbox, event) == 16 && offsetof(Mailbox, call) == 16 + kRecordBytes &&
               sizeof(Mailbox) <= kMailboxBytes);
 #undef UFS_PIN

@@ -49,6 +49,34 @@ void boot() {
   out.params_check = params_codec::checksum(params_codec::encode(params, geometry));
   ring(Call::Booted);
 }
+// Every statistic out through the mailbox, one Stat call each.
+struct MailboxStats : StatsVisitor {
+  static uint32_t at(const void* p) { return uint32_t(reinterpret_cast<uintptr_t>(p)); }
+  static void send(uint32_t kind, const char* key, const char* unit, const char* meaning, uint64_t value,
+                   const std::string* text = nullptr) {
+    StatRecord& r = *reinterpret_cast<StatRecord*>(box().call);
+    r.kind = kind;
+    r.key = at(key);
+    r.unit = at(unit);
+    r.meaning = at(meaning);
+    r.text = text ? at(text->data()) : 0;
+    r.text_bytes = text ? uint32_t(text->size()) : 0;
+    r.value = value;
+    ring(Call::Stat);
+  }
+  void count(const char* key, uint64_t value, const char* unit, const char* meaning) override {
+    send(0, key, unit, meaning, value);
+  }
+  void figure(const char* key, double value, const char* unit, const char* meaning) override {
+    uint64_t bits;
+    std::memcpy(&bits, &value, 8);
+    send(1, key, unit, meaning, bits);
+  }
+  void flag(const char* key, bool value, const char* meaning) override { send(2, key, nullptr, meaning, value); }
+  void text(const char* key, const std::string& value, const char* meaning) override {
+    send(3, key, nullptr, meaning, 0, &value);
+  }
+};
 }  // namespace
 
 extern "C" {
@@ -86,6 +114,11 @@ void fw_entry(uint32_t kind) {
     case Event::CryptoDone: firmware->on_crypto_done(event<HpbCryptoResult>()); break;
     case Event::PowerUp: firmware->on_power_up(); break;
     case Event::RecoverOnPowerUp: firmware->recover_on_power_up(); break;
+    case Event::VisitStats: {
+      MailboxStats v;
+      firmware->visit_stats(v);
+      break;
+    }
     case Event::Precondition:
       firmware->precondition(event<PreconditionRecord>().first_lba, event<PreconditionRecord>().blocks, hal);
       break;

@@ -45,10 +45,10 @@ class CountSnapshot : public StatsVisitor {
 };
 }  // namespace
 
-void RunStatistics::mark_firmware_start(const DeviceFirmware& f) {
+void RunStatistics::mark_firmware_start(const UfsPlatform& p) {
   ftl_at_start_.clear();
   CountSnapshot snapshot(ftl_at_start_);
-  f.visit_stats(snapshot);
+  p.visit_firmware_stats(snapshot);
 }
 
 RunStatistics::RunStatistics(bool check_data, uint64_t interval_ps)
@@ -159,7 +159,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     o["iops"] = elapsed > 0 ? double(count_[i]) / elapsed : 0.0;
     o["mb_per_s"] = elapsed > 0 ? double(bytes_[i]) / elapsed / 1e6 : 0.0;
     o["bytes"] = bytes_[i];
-    if (i < 2) {
+    if (i < 2 && !p.on_iss()) {  // (the split lives in the firmware; not carried out of the ISS yet)
       // Mean time per part (firmware/ftl/latency_split.h); host = the host's mean latency minus
       // the device's: queueing in the host and the command/response UPIUs on the link.
       const LatencySplit::Sums& ls = i == 0 ? p.firmware().latency_split().reads() : p.firmware().latency_split().writes();
@@ -209,7 +209,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
 
   // The firmware's figures: every part walks its own (DeviceFirmware::visit_stats).
   JsonStats firmware_stats(j);
-  p.firmware().visit_stats(firmware_stats);
+  p.visit_firmware_stats(firmware_stats);
   {
     // The counters are since power-up; these count the measured phase alone (space utilisation).
     // (After a power loss the recovered firmware's counters start again from 0: they are taken as they are.)
@@ -252,6 +252,27 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   crypto["jobs_verified"] = p.crypto.jobs_verified();
   crypto["verify_failures"] = p.crypto.verify_failures();
   crypto["completion_interrupts"] = p.cpu.crypto_interrupts();  // one drains the result FIFO
+
+  // cpu.model=iss: what the core executed per event kind, and the firmware's RAM.
+  if (const IssFirmware* iss = p.iss()) {
+    json& c = j["cpu"]["iss"];
+    c["cost"] = p.config().cpu.iss_cost;
+    c["cpi"] = p.config().cpu.cpi;
+    c["heap_used_mib"] = double(iss->heap_used_bytes()) / 1048576.0;
+    c["heap_mib"] = p.config().cpu.iss_heap_mib;
+    for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
+      const IssFirmware::KindCounters& n = iss->counters()[k];
+      if (!n.entries) continue;
+      const double e = double(n.entries);
+      c["events"][IssFirmware::kind_name(k)] = {{"entries", n.entries},
+                                                {"instructions_mean", double(n.instructions) / e},
+                                                {"instructions_max", n.max_instructions},
+                                                {"cycles_mean", double(n.cycles) / e},
+                                                {"cycles_max", n.max_cycles},
+                                                {"native_cycles_mean", double(n.native_cycles) / e},
+                                                {"hal_calls_mean", double(n.crossings) / e}};
+    }
+  }
 
   if (p.firmware().hpb()) {
     json host;

@@ -28,7 +28,7 @@ class RunStatistics : public HostObserver {
   // Start of the measured phase: forget what the precondition phase did (the scoreboard keeps it).
   void start_measurement(uint64_t now_ps);
   // ... and the firmware's counters then, for stats.json's ftl.measured (the measured phase alone).
-  void mark_firmware_start(const DeviceFirmware& f);
+  void mark_firmware_start(const UfsPlatform& p);
   // ... and every resource's busy time then, for the measured phase's busy fractions.
   void mark_busy_start(const UfsPlatform& platform);
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }

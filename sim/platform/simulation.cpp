@@ -66,7 +66,7 @@ class RunController : public sc_core::sc_module {
     measure_start_ps = sc_core::sc_time_stamp().value();
     *measured_base_ = measure_start_ps;
     stats_.start_measurement(measure_start_ps);
-    stats_.mark_firmware_start(platform_.firmware());
+    stats_.mark_firmware_start(platform_);
     stats_.mark_busy_start(platform_);
     platform_.firmware().reset_latency_split();
     for (auto& s : measured_) host.add_submitter(s.get());
@@ -259,7 +259,7 @@ RunResult run_simulation(const RunOptions& o) {
     if (blocks > capacity)
       throw ConfigError("precondition fill of " + std::to_string(o.precondition_fill_bytes) +
                         " bytes exceeds the device's " + std::to_string(capacity * kSectorBytes) + " bytes");
-    platform->firmware().precondition(0, blocks, *platform);
+    platform->precondition_firmware(0, blocks);
   }
 
   std::vector<std::unique_ptr<RequestSubmitter>> precondition, measured;
@@ -327,7 +327,9 @@ RunResult run_simulation(const RunOptions& o) {
   if (!controller.finished)
     throw std::runtime_error("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                              std::to_string(platform->host.outstanding()) +
-                             " commands outstanding; firmware state:\n" + platform->firmware().debug_state());
+                             " commands outstanding; firmware state:\n" +
+                             (platform->on_iss() ? std::string("(on the ISS: not readable from the host)")
+                                                 : platform->firmware().debug_state()));
 
   for (const std::string& problem : platform->finish_trace())
     std::fprintf(stderr, "ufs-sim: warning: %s\n", problem.c_str());

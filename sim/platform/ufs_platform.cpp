@@ -71,7 +71,30 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
       !problem.empty())
     throw ConfigError("writebooster." + problem);
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
-  cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
+  if (config_.cpu.model == "iss") {
+#ifdef UFS_HAVE_ISS
+    IssOptions o;
+    o.elf = config_.cpu.elf.empty() ? UFS_FIRMWARE_ELF : config_.cpu.elf;
+    o.heap_mib = config_.cpu.iss_heap_mib;
+    o.native_cost = config_.cpu.iss_cost == "native";
+    o.cpi = config_.cpu.cpi;
+    o.mailbox_wait_cycles = config_.cpu.mailbox_wait_cycles;
+    o.sram_wait_cycles = config_.cpu.sram_wait_cycles;
+    try {
+      iss_ = std::make_unique<IssFirmware>(cpu, config_.firmware, fcc.geometry(), o);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(e.what());
+    }
+    if (config_.host_memory.enabled)
+      throw ConfigError("cpu.model: iss does not serve host_memory.enabled yet (its map-wait probe reads native state)");
+    cpu.attach(iss_.get(), &hostif, &fcc, &crypto);
+#else
+    throw ConfigError("cpu.model: iss is not in this build (it needs arm-none-eabi-g++ and libunicorn-dev: "
+                      "cmake/install-deps.sh, then configure again)");
+#endif
+  } else {
+    cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
+  }
   crypto.set_listener(&cpu);
   if (firmware_->hpb()) {
     hpb_host_ = std::make_unique<HpbHostCache>(config_.hpb_host, probe_hpb(*firmware_, firmware_->logical_blocks()));
@@ -131,6 +154,16 @@ std::vector<std::string> UfsPlatform::finish_trace() {
     problems.push_back("waves: " + std::to_string(trace_->late_changes()) +
                        " value changes were recorded after their time had been written (moved later)");
   return problems;
+}
+
+void UfsPlatform::visit_firmware_stats(StatsVisitor& v) const {
+  if (iss_) iss_->visit_stats(v);
+  else firmware_->visit_stats(v);
+}
+
+void UfsPlatform::precondition_firmware(uint64_t first_lba, uint64_t blocks) {
+  if (iss_) iss_->precondition(first_lba, blocks, *this);
+  else firmware_->precondition(first_lba, blocks, *this);
 }
 
 void UfsPlatform::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,

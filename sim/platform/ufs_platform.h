@@ -9,6 +9,7 @@
 #include "bus/interconnect.h"
 #include "common/trace_recorder.h"
 #include "cpu/firmware_cpu.h"
+#include "cpu/iss_firmware.h"
 #include "crypto/hpb_crypto_engine.h"
 #include "device_firmware.h"
 #include "fcc/flash_controller.h"
@@ -38,7 +39,14 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
   FlashController fcc;
   HpbCryptoEngine crypto;
 
+  // The native firmware. With cpu.model=iss it only answers the start-up QUERY probe (its
+  // descriptors come from the parameters alone); events, statistics and preconditioning go
+  // to the firmware on the core: use the calls below, which pick the running one.
   DeviceFirmware& firmware() { return *firmware_; }
+  bool on_iss() const { return iss_ != nullptr; }
+  const IssFirmware* iss() const { return iss_.get(); }
+  void visit_firmware_stats(StatsVisitor& v) const;
+  void precondition_firmware(uint64_t first_lba, uint64_t blocks);
   HpbHostCache* hpb_host() { return hpb_host_.get(); }  // null when HPB is off
   const PlatformConfig& config() const { return config_; }
   FlashGeometry geometry() const { return fcc.geometry(); }
@@ -58,6 +66,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
  private:
   PlatformConfig config_;
   std::unique_ptr<DeviceFirmware> firmware_;
+  std::unique_ptr<IssFirmware> iss_;
   std::unique_ptr<HpbHostCache> hpb_host_;
   std::unique_ptr<TraceRecorder> trace_;
 };

@@ -5,6 +5,7 @@
 // OOB, DMA requests, responses, buffer accesses, timers, crypto jobs, random numbers)
 // and every event delivered, with its time, must be identical, call by call.
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -216,6 +217,23 @@ struct Result {
   std::map<std::string, uint64_t> calls;
   uint64_t completed = 0, bad = 0;
   IssFirmware::KindCounters command_cost;  // ISS only
+  std::map<std::string, std::string> stats;  // the firmware's statistics at the end (visit_stats)
+};
+
+// Every statistic as text, by key.
+struct StatsText : StatsVisitor {
+  std::map<std::string, std::string>& out;
+  explicit StatsText(std::map<std::string, std::string>& o) : out(o) {}
+  void count(const char* k, uint64_t v, const char* unit, const char*) override {
+    out[k] = std::to_string(v) + " " + unit;
+  }
+  void figure(const char* k, double v, const char* unit, const char*) override {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g %s", v, unit);
+    out[k] = b;
+  }
+  void flag(const char* k, bool v, const char*) override { out[k] = v ? "true" : "false"; }
+  void text(const char* k, const std::string& v, const char*) override { out[k] = v; }
 };
 
 Result run(const Scenario& s, bool on_iss) {
@@ -317,6 +335,9 @@ Result run(const Scenario& s, bool on_iss) {
     hw.run();
   }
   if (fw.iss) out.command_cost = fw.iss->counters()[size_t(mailbox::Event::Command)];
+  StatsText st(out.stats);
+  if (fw.iss) fw.iss->visit_stats(st);
+  else fw.native->visit_stats(st);
   out.log = std::move(tap.log);
   out.calls = std::move(tap.calls);
   return out;
@@ -334,6 +355,14 @@ Result compare(const Scenario& s) {
   CHECK(first == native.log.size());
   CHECK(native.log.size() == iss.log.size());
   CHECK(native.completed == iss.completed);
+  // The firmware's own statistics, walked out of the core, equal the native ones.
+  CHECK(native.stats.size() > 30);
+  for (const auto& [key, value] : native.stats) {
+    INFO(key);
+    CHECK(iss.stats.count(key) == 1);
+    if (iss.stats.count(key)) CHECK(iss.stats.at(key) == value);
+  }
+  CHECK(native.stats.size() == iss.stats.size());
 
   // The ISS did run the handlers: every command went through the emulated core.
   CHECK(iss.command_cost.entries > 0);
@@ -447,4 +476,75 @@ TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one 
   FlashGeometry huge = g;
   huge.blocks_per_plane = 4096;
   CHECK_THROWS_WITH(IssFirmware(hw, big, huge, o), Catch::Contains("firmware RAM exhausted"));
+}
+
+// ---- benchmark (hidden: `test_iss "[.bench]"`; never part of ctest): simulated I/Os per
+// second of CPU time on the fake platform, native firmware vs the ISS with native and with
+// measured cost, and what the ISS does per I/O. CPU time (not wall) because the machine is shared.
+namespace {
+double cpu_seconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec) + double(u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+}  // namespace
+
+TEST_CASE("ISS bench: 4 KiB random reads and writes at QD32, I/Os per CPU second", "[.bench]") {
+  const uint32_t ios = 40000;
+  for (int mode = 0; mode < 3; ++mode) {
+    FlashGeometry g = small_geometry();
+    g.blocks_per_plane = 256;  // 512 MiB: GC stays light, as on the bench job
+    FirmwareParams p = small_params();
+    p.l2p_sram_kib = 1024;
+    FakePlatform hw(g, p.data_buffer_kib / 4);
+    std::unique_ptr<DeviceFirmware> native;
+    std::unique_ptr<IssFirmware> iss;
+    IssOptions o;
+    o.elf = UFS_FIRMWARE_ELF;
+    o.heap_mib = 64;
+    o.native_cost = mode == 1;
+    if (mode == 0) native = std::make_unique<DeviceFirmware>(hw, p, g);
+    else iss = std::make_unique<IssFirmware>(hw, p, g, o);
+    FirmwareEvents* fw = native ? static_cast<FirmwareEvents*>(native.get()) : iss.get();
+    hw.attach(fw);
+    const uint64_t cap = native ? native->logical_blocks() : iss->logical_blocks();
+    if (native) native->precondition(0, cap / 2, hw);
+    else iss->precondition(0, cap / 2, hw);
+    hw.post(0, [&] { fw->on_power_up(); });
+    hw.run();
+    std::mt19937_64 rng(3);
+    uint32_t issued = 0, done = 0;
+    auto issue = [&](uint8_t tag) {
+      if (issued >= ios) return;
+      ++issued;
+      const bool write = rng() % 100 < 30;
+      const uint64_t lba = rng() % (cap / 2);
+      hw.command(make_rw(tag, write, lba, 1), write ? std::vector<SectorStamp>{SectorStamp{lba, issued}}
+                                                    : std::vector<SectorStamp>{});
+    };
+    hw.on_response = [&](const CommandResponse& r) {
+      ++done;
+      const uint8_t tag = r.tag;
+      hw.post(hw.now_ps() + 1'000'000, [&, tag] { issue(tag); });
+    };
+    const double t0 = cpu_seconds();
+    for (uint8_t t = 0; t < 32; ++t) issue(t);
+    hw.run();
+    const double t = cpu_seconds() - t0;
+    REQUIRE(done == ios);
+    const char* names[] = {"native", "iss (native cost)", "iss (measured cost)"};
+    std::printf("%-20s %8.0f I/Os per CPU second (%u I/Os, %.2f s)", names[mode], ios / t, ios, t);
+    if (iss) {
+      uint64_t entries = 0, crossings = 0, instructions = 0;
+      for (const auto& k : iss->counters()) {
+        entries += k.entries;
+        crossings += k.crossings;
+        instructions += k.instructions;
+      }
+      std::printf("; per I/O: %.2f entries, %.1f mailbox crossings, %.0f instructions; heap %.1f MiB",
+                  double(entries) / ios, double(crossings) / ios, double(instructions) / ios,
+                  double(iss->heap_used_bytes()) / 1048576.0);
+    }
+    std::printf("\n");
+  }
 }

@@ -13,6 +13,30 @@ struct CpuParams {
   // one handler drains every result there, paying this per result popped.
   uint32_t crypto_result_cycles = 20;
   uint64_t rng_seed = 0x5eed;        // the controller's random number generator (session keys)
+  // How the firmware runs (issue 20): native = compiled for the host, its time the
+  // charge_cycles figures; iss = firmware.elf (firmware/target) executed instruction by
+  // instruction on an emulated ARMv7-R core (tlm/cpu/iss_firmware.h).
+  std::string model = "native";
+  std::string elf;                   // the ISS's ELF; empty: the one this build made
+  std::string iss_cost = "measured"; // measured (instructions x cpi + wait states) | native (charge_cycles)
+  // Cortex-R8: dual-issue, 11-stage; with code and data in TCM (zero wait states) a
+  // control-heavy firmware retires about one instruction per cycle (branches, loads and
+  // stores stall what dual issue gains); 1.0 until the calibration study measures it.
+  double cpi = 1.0;
+  uint32_t mailbox_wait_cycles = 12;  // a HAL call's doorbell store: an AXI write to a peripheral
+  uint32_t sram_wait_cycles = 0;      // per heap access: 0 = the heap sits in TCM-speed SRAM
+  uint32_t iss_heap_mib = 256;        // RAM the firmware's heap may use
+
+  template <class B>
+  void bind_iss(B& b) {
+    b("model", model, "", "native (firmware compiled for the host) | iss (firmware.elf on the emulated Arm core)");
+    b("elf", elf, "", "iss: the firmware ELF to run (empty: the one this build made)");
+    b("iss_cost", iss_cost, "", "iss: measured (executed instructions x cpi + wait states) | native (charge_cycles figures)");
+    b("cpi", cpi, "cycles", "iss: core cycles per executed instruction");
+    b("mailbox_wait_cycles", mailbox_wait_cycles, "cycles", "iss: wait states of one HAL call's doorbell access");
+    b("sram_wait_cycles", sram_wait_cycles, "cycles", "iss: wait states per firmware heap (SRAM) access");
+    b("iss_heap_mib", iss_heap_mib, "MiB", "iss: RAM for the firmware's heap; the run fails when it is exhausted");
+  }
 
   template <class B>
   void bind(B& b) {
@@ -21,9 +45,14 @@ struct CpuParams {
     b("crypto_result_cycles", crypto_result_cycles, "cycles",
       "pop and dispatch one crypto result from the completion FIFO (one interrupt drains the FIFO)");
     b("rng_seed", rng_seed, "", "seed of the controller's hardware random number generator (HPB session keys)");
+    bind_iss(b);
   }
   std::string validate() const {
     if (!(clock_mhz > 0)) return "clock_mhz: must be positive";
+    if (model != "native" && model != "iss") return "model: must be native or iss, not '" + model + "'";
+    if (iss_cost != "measured" && iss_cost != "native") return "iss_cost: must be measured or native, not '" + iss_cost + "'";
+    if (!(cpi > 0) || cpi > 100) return "cpi: must be within 0..100 (excluded 0)";
+    if (iss_heap_mib == 0 || iss_heap_mib > 1536) return "iss_heap_mib: must be within 1..1536";
     return "";
   }
 };

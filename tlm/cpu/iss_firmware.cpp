@@ -49,7 +49,7 @@ uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes) {
 const char* IssFirmware::kind_name(size_t kind) {
   static const char* const names[kKinds] = {"",           "boot",     "command",     "flash_complete",
                                             "data_out_done", "data_in_done", "timer", "crypto_done",
-                                            "power_up",   "recover",  "precondition"};
+                                            "power_up",   "recover",  "precondition", "visit_stats"};
   return kind < kKinds ? names[kind] : "event";
 }
 
@@ -125,6 +125,12 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       uc_mmio_map(uc_, kDoorbell, kDoorbellBytes, &IssFirmware::on_doorbell_read, this, &IssFirmware::on_doorbell,
                   this))
     fail("Unicorn cannot map the core's memories");
+  // Every entry ends at fw_halt. Set once as the exit: passing it as uc_emu_start's `until`
+  // makes Unicorn invalidate and retranslate that block on every start (most of the time
+  // per event, measured with perf).
+  uc_ctl_exits_enable(uc_);
+  uint64_t exits[1] = {halt_};
+  if (uc_ctl_set_exits(uc_, exits, 1) != UC_ERR_OK) fail("Unicorn cannot set the core's exit");
   // The executed-instruction count only matters for measured cost: no hooks otherwise.
   if (!options.native_cost) {
     uc_hook h;
@@ -178,14 +184,15 @@ void IssFirmware::run(uint32_t kind) {
   instructions_ = sram_accesses_ = crossings_ = charged_ = native_ = 0;
   // Reset, boot and the zero-time precondition are not core time; with native cost the
   // firmware's own charges still go through, as in the native mode.
-  charging_ = options_.native_cost || (kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp));
+  charging_ = kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp);
+  if (options_.native_cost && kind != uint32_t(Event::VisitStats)) charging_ = kind != 0;
   mem_->box().pending_cycles = 0;
   const uint32_t sp = kStackTop, lr = halt_ | 1u;
   uc_reg_write(uc_, UC_ARM_REG_R0, &kind);
   uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
   uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
   const uint32_t begin = (kind ? entry_ : start_) | 1u;  // Thumb
-  const uc_err err = uc_emu_start(uc_, begin, halt_, 0, 0);
+  const uc_err err = uc_emu_start(uc_, begin, 0, 0, 0);  // until: the exit above
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);
   if (err != UC_ERR_OK) {
@@ -352,6 +359,28 @@ void IssFirmware::serve(uint32_t call) {
       booted_check_ = r.params_check;
       break;
     }
+    case Call::Stat: {
+      StatRecord r;
+      record(r);
+      if (!visitor_) fail("the firmware sent a statistic outside visit_stats");
+      const char* key = guest_string(r.key);
+      const char* meaning = guest_string(r.meaning);
+      switch (r.kind) {
+        case 0: visitor_->count(key, r.value, guest_string(r.unit), meaning); break;
+        case 1: {
+          double v;
+          std::memcpy(&v, &r.value, 8);
+          visitor_->figure(key, v, guest_string(r.unit), meaning);
+          break;
+        }
+        case 2: visitor_->flag(key, r.value != 0, meaning); break;
+        case 3:
+          visitor_->text(key, std::string(static_cast<const char*>(guest(r.text, r.text_bytes)), r.text_bytes), meaning);
+          break;
+        default: fail("a statistic of unknown kind " + std::to_string(r.kind));
+      }
+      break;
+    }
     case Call::Panic: {
       BytesRecord r;
       record(r);
@@ -362,6 +391,22 @@ void IssFirmware::serve(uint32_t call) {
     }
     default: fail("unknown HAL call " + std::to_string(call) + " at the doorbell");
   }
+}
+
+// A NUL-terminated string in target memory (keys, units, meanings: literals in the ATCM).
+const char* IssFirmware::guest_string(uint32_t address) {
+  if (!address) return "";
+  for (uint32_t n = 1; n <= 4096; ++n) {
+    const char* p = static_cast<const char*>(guest(address, n));
+    if (p[n - 1] == 0) return p;
+  }
+  fail("a string of the firmware's statistics is not terminated");
+}
+
+void IssFirmware::visit_stats(StatsVisitor& v) {
+  visitor_ = &v;
+  run(uint32_t(Event::VisitStats));
+  visitor_ = nullptr;
 }
 
 // ---- events

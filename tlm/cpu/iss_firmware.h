@@ -20,6 +20,7 @@
 #include <vector>
 #include "firmware_params.h"
 #include "hal/hal.h"
+#include "stats_visitor.h"
 
 struct uc_struct;
 
@@ -56,6 +57,8 @@ class IssFirmware : public FirmwareEvents {
   void precondition(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor);
 
   uint64_t logical_blocks() const { return logical_blocks_; }
+  // Every statistic of the firmware on the core (DeviceFirmware::visit_stats, run there).
+  void visit_stats(StatsVisitor& v);
 
   // What the core did, per event kind (index: mailbox::Event).
   struct KindCounters {
@@ -65,7 +68,7 @@ class IssFirmware : public FirmwareEvents {
     uint64_t native_cycles = 0;               // what the firmware's charge_cycles said
     uint64_t crossings = 0;                   // HAL calls through the mailbox
   };
-  static constexpr size_t kKinds = 11;
+  static constexpr size_t kKinds = 12;
   const std::array<KindCounters, kKinds>& counters() const { return counters_; }
   static const char* kind_name(size_t kind);
   uint64_t heap_used_bytes() const;
@@ -90,6 +93,8 @@ class IssFirmware : public FirmwareEvents {
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
   uint64_t logical_blocks_ = 0;
   FlashBackdoor* backdoor_ = nullptr;  // during precondition
+  StatsVisitor* visitor_ = nullptr;    // during visit_stats
+  const char* guest_string(uint32_t address);
   std::string panic_;                  // the firmware's own panic message
   std::string error_;                  // a host-side error while serving a call
   uint32_t booted_check_ = 0;
