@@ -47,7 +47,7 @@ uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes) {
 }  // namespace
 
 const char* IssFirmware::kind_name(size_t kind) {
-  static const char* const names[kKinds] = {"",           "boot",     "command",     "flash_complete",
+  static const char* const names[kKinds] = {"reset",         "boot",     "command",     "flash_complete",
                                             "data_out_done", "data_in_done", "timer", "crypto_done",
                                             "power_up",   "recover",  "precondition", "visit_stats"};
   return kind < kKinds ? names[kind] : "event";
