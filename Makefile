@@ -4,6 +4,8 @@
 #   make run     builds ufs-sim only, runs the main job on the default preset
 #   make test    builds everything (tests too), runs the whole test suite
 #   make extras  installs the optional plots (matplotlib) and wave viewer (GTKWave)
+#   make deps-iss  installs the optional Arm cross compiler and Unicorn: the next build
+#                makes firmware.elf, cpu.model=iss and its tests (README, Firmware on the core)
 #   make test-sanitize  the same tests on a build under ASan + UBSan (build-sanitize/; slow)
 BUILD ?= build
 JOBS  ?= $(shell nproc)
@@ -12,11 +14,13 @@ CMAKE_FLAGS ?=
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps extras configure build build-sim run test test-sanitize bench clean
+.PHONY: deps extras deps-iss configure build build-sim run test test-sanitize bench clean
 deps:
 	@bash cmake/install-deps.sh core
 extras:
 	@bash cmake/install-deps.sh extras
+deps-iss:
+	@bash cmake/install-deps.sh iss
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DUFS_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 build: configure

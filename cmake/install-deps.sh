@@ -3,6 +3,8 @@
 #   cmake/install-deps.sh          core: what build, run and test use (make included)
 #   cmake/install-deps.sh extras   plots (sim/plot.py: matplotlib, ~500 MB with its
 #                                  dependencies) and the wave viewer (GTKWave, vcd2fst)
+#   cmake/install-deps.sh iss      the firmware's Arm cross build and the Unicorn CPU
+#                                  emulator for cpu.model=iss (1.87 GB installed)
 #   cmake/install-deps.sh SET --list   the set's package names, installed or not
 # As root it runs apt-get and says what it is doing; otherwise it prints the command to
 # run as root and exits 1.
@@ -12,17 +14,18 @@ case "${1:-core}" in
     what="build, run and test"
     # python3-distributed (Dask) and python3-pytest: sweeps and parallel studies in
     # sim/python and their tests (issue 15); 25 packages, 5 MB.
-    # gcc-arm-none-eabi, libstdc++-arm-none-eabi-picolibc, libunicorn-dev: the firmware's
-    # target build and cpu.model=iss (issue 20), whose differential tests are part of the
-    # suite; 7 packages, 293 MB to download, 1.87 GB installed (libstdc++ and picolibc for
-    # every Arm multilib: Debian has no per-core split; newlib's would be 2.3 GB).
     packages=(g++ make cmake ninja-build pkg-config libsystemc-dev verilator catch2 nlohmann-json3-dev
-              libcli11-dev zlib1g-dev python3 python3-distributed python3-pytest
-              gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc libunicorn-dev) ;;
+              libcli11-dev zlib1g-dev python3 python3-distributed python3-pytest) ;;
   extras)
     what="plots and the wave viewer"
     packages=(python3-matplotlib gtkwave) ;;
-  *) echo "install-deps.sh: error: unknown set '$1' (core or extras)" >&2; exit 2 ;;
+  iss)
+    # Opt-in, not core (issue 19's light install): 7 packages, 293 MB to download, 1.87 GB
+    # installed (libstdc++ and picolibc for every Arm multilib: Debian has no per-core
+    # split; newlib's would be 2.3 GB). Configure again afterwards to build firmware.elf.
+    what="the firmware's Arm build and cpu.model=iss"
+    packages=(gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc libunicorn-dev) ;;
+  *) echo "install-deps.sh: error: unknown set '$1' (core, extras or iss)" >&2; exit 2 ;;
 esac
 if [ "${2:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi
 missing=()

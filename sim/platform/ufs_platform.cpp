@@ -89,8 +89,8 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
       throw ConfigError("cpu.model: iss does not serve host_memory.enabled yet (its map-wait probe reads native state)");
     cpu.attach(iss_.get(), &hostif, &fcc, &crypto);
 #else
-    throw ConfigError("cpu.model: iss is not in this build (it needs arm-none-eabi-g++ and libunicorn-dev: "
-                      "cmake/install-deps.sh, then configure again)");
+    throw ConfigError("cpu.model: iss is not in this build (it needs arm-none-eabi-g++ and libunicorn-dev, "
+                      "opt-in: make deps-iss, then build again)");
 #endif
   } else {
     cpu.attach(firmware_.get(), &hostif, &fcc, &crypto);
