@@ -7,16 +7,104 @@ L2pMap::L2pMap(uint64_t logical_blocks)
     : logical_blocks_(logical_blocks),
       chunks_((logical_blocks + kEntriesPerChunk - 1) / kEntriesPerChunk) {}
 
+uint32_t L2pMap::get_compact(const Chunk& c, uint32_t off) {
+  // The last run starting at or before off (past the last run: a chunk being filled).
+  const Run& last = c.runs.back();
+  if (off >= last.off) return off < last.end() ? last.value + (off - last.off) : kUnmapped;
+  const Run* lo = c.runs.data();
+  size_t n = c.runs.size() - 1;
+  while (n > 1) {
+    const size_t half = n / 2;
+    if (lo[half].off <= off) lo += half;
+    n -= half;
+  }
+  return off >= lo->off && off < lo->end() ? lo->value + (off - lo->off) : kUnmapped;
+}
+
 void L2pMap::set(uint64_t lba, uint32_t value) {
   if (observer_) observer_->on_map_change(lba, value);
-  auto& chunk = chunks_[lba / kEntriesPerChunk];
-  if (!chunk) {
+  Chunk& c = chunks_[lba / kEntriesPerChunk];
+  const uint32_t off = uint32_t(lba % kEntriesPerChunk);
+  if (c.dense) {
+    c.dense[off] = value;
+    return;
+  }
+  if (!c.allocated) {
     if (value == kUnmapped) return;
-    chunk.reset(new uint32_t[kEntriesPerChunk]);
-    std::fill_n(chunk.get(), kEntriesPerChunk, kUnmapped);
+    c.allocated = true;
     ++chunks_allocated_;
   }
-  chunk[lba % kEntriesPerChunk] = value;
+  set_compact(c, off, value);
+  if (c.runs.size() > kMaxRuns) make_dense(c);
+}
+
+void L2pMap::set_compact(Chunk& c, uint32_t off, uint32_t value) {
+  std::vector<Run>& runs = c.runs;
+  // The common case, a sequential write: extend the last run.
+  if (!runs.empty() && value != kUnmapped) {
+    Run& last = runs.back();
+    if (last.end() == off && last.value + last.len == value) {
+      ++last.len;
+      return;
+    }
+  }
+  // i: the first run starting after off; i - 1 may hold off.
+  size_t i = runs.empty() || off >= runs.back().off
+                 ? runs.size()
+                 : size_t(std::upper_bound(runs.begin(), runs.end(), off,
+                                           [](uint32_t o, const Run& r) { return o < r.off; }) -
+                          runs.begin());
+  if (i > 0 && off < runs[i - 1].end()) {
+    Run& r = runs[i - 1];
+    if (r.value + (off - r.off) == value) return;  // unchanged
+    // Take off out of r: r keeps [r.off, off), a new run the part after off.
+    const uint32_t end = r.end();
+    const uint32_t head = off - r.off;
+    if (off + 1 < end) {
+      const Run tail{uint16_t(off + 1), uint16_t(end - off - 1), r.value + head + 1};
+      runs.insert(runs.begin() + long(i), tail);
+    }
+    if (head) {
+      runs[i - 1].len = uint16_t(head);
+    } else {
+      runs.erase(runs.begin() + long(i - 1));
+      --i;
+    }
+  }
+  if (value == kUnmapped) return;
+  // Now no run holds off; runs[i - 1] ends at or before it, runs[i] starts after it.
+  const bool join_prev = i > 0 && runs[i - 1].end() == off && runs[i - 1].value + runs[i - 1].len == value;
+  const bool join_next = i < runs.size() && runs[i].off == off + 1 && runs[i].value == value + 1;
+  if (join_prev && join_next) {
+    runs[i - 1].len = uint16_t(runs[i - 1].len + 1 + runs[i].len);
+    runs.erase(runs.begin() + long(i));
+  } else if (join_prev) {
+    ++runs[i - 1].len;
+  } else if (join_next) {
+    runs[i].off = uint16_t(off);
+    runs[i].value = value;
+    ++runs[i].len;
+  } else {
+    // Grow by a quarter, not std::vector's doubling: a filled chunk's runs are most of the map.
+    if (runs.size() == runs.capacity()) runs.reserve(runs.size() + runs.size() / 4 + 4);
+    runs.insert(runs.begin() + long(i), Run{uint16_t(off), 1, value});
+  }
+}
+
+void L2pMap::make_dense(Chunk& c) {
+  c.dense.reset(new uint32_t[kEntriesPerChunk]);
+  std::fill_n(c.dense.get(), kEntriesPerChunk, kUnmapped);
+  for (const Run& r : c.runs)
+    for (uint32_t k = 0; k < r.len; ++k) c.dense[r.off + k] = r.value + k;
+  std::vector<Run>().swap(c.runs);
+  ++chunks_dense_;
+}
+
+uint64_t L2pMap::bytes() const {
+  uint64_t b = 0;
+  for (const Chunk& c : chunks_)
+    b += c.dense ? uint64_t(kEntriesPerChunk) * sizeof(uint32_t) : c.runs.capacity() * sizeof(Run);
+  return b;
 }
 
 }  // namespace ufs

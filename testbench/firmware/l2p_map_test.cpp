@@ -1,0 +1,93 @@
+// The L2P map alone (firmware/ftl/l2p_map.h): compact chunks of runs and dense ones must
+// answer exactly as a plain array of entries would.
+#include <catch2/catch.hpp>
+#include <random>
+#include <vector>
+#include "ftl/l2p_map.h"
+
+using namespace ufs;
+
+namespace {
+void check_all(const L2pMap& map, const std::vector<uint32_t>& ref) {
+  size_t wrong = 0;
+  for (uint64_t lba = 0; lba < ref.size(); ++lba) wrong += map.get(lba) != ref[lba];
+  CHECK(wrong == 0);
+}
+}  // namespace
+
+TEST_CASE("L2P map: a sequential fill stays compact", "[firmware][l2p]") {
+  const uint64_t n = 8 * L2pMap::kEntriesPerChunk + 100;
+  L2pMap map(n);
+  std::vector<uint32_t> ref(n, L2pMap::kUnmapped);
+  CHECK(map.get(5) == L2pMap::kUnmapped);
+  // Write units of 96 sectors, each to consecutive PPAs, units in blocks far apart.
+  for (uint64_t lba = 0; lba < n; ++lba) {
+    const uint32_t ppa = uint32_t((lba / 96) * 1000 + lba % 96);
+    map.set(lba, ppa);
+    ref[lba] = ppa;
+  }
+  check_all(map, ref);
+  CHECK(map.chunks_allocated() == 9);
+  CHECK(map.chunks_dense() == 0);
+  // 43 runs a chunk at most, against 16 KiB a dense chunk.
+  CHECK(map.bytes() < 9 * 64 * 8);
+  // Unmapping one LBA splits its run; mapping it back joins them again.
+  const uint32_t old = map.get(200);
+  map.set(200, L2pMap::kUnmapped);
+  ref[200] = L2pMap::kUnmapped;
+  check_all(map, ref);
+  map.set(200, old);
+  ref[200] = old;
+  check_all(map, ref);
+}
+
+TEST_CASE("L2P map: unmapping an untouched chunk allocates nothing", "[firmware][l2p]") {
+  L2pMap map(3 * L2pMap::kEntriesPerChunk);
+  map.set(10, L2pMap::kUnmapped);
+  CHECK(map.chunks_allocated() == 0);
+  map.set(L2pMap::kEntriesPerChunk + 1, L2pMap::cached(7));
+  CHECK(map.chunks_allocated() == 1);
+  CHECK(L2pMap::is_cached(map.get(L2pMap::kEntriesPerChunk + 1)));
+  CHECK(map.get(L2pMap::kEntriesPerChunk) == L2pMap::kUnmapped);
+  CHECK(map.get(L2pMap::kEntriesPerChunk + 2) == L2pMap::kUnmapped);
+}
+
+TEST_CASE("L2P map: random writes, unmaps and cache entries match a plain array", "[firmware][l2p]") {
+  const uint64_t n = 4 * L2pMap::kEntriesPerChunk;
+  L2pMap map(n);
+  std::vector<uint32_t> ref(n, L2pMap::kUnmapped);
+  std::mt19937_64 rng(18);
+  uint32_t next_ppa = 0;
+  for (int step = 0; step < 40000; ++step) {
+    const uint64_t lba = rng() % n;
+    const uint32_t len = 1 + uint32_t(rng() % 64);
+    const int kind = int(rng() % 8);
+    for (uint64_t k = lba; k < std::min<uint64_t>(n, lba + len); ++k) {
+      uint32_t v;
+      if (kind == 0) v = L2pMap::kUnmapped;
+      else if (kind == 1) v = L2pMap::cached(uint32_t(k % 1000));
+      else if (kind == 2) v = ref[k] == L2pMap::kUnmapped ? 5 : ref[k];  // rewrite the same value
+      else if (kind == 3) v = uint32_t(rng() % 100000);                 // scattered
+      else v = next_ppa++;                                              // a sequential write
+      map.set(k, v);
+      ref[k] = v;
+    }
+    if (step % 5000 == 0) check_all(map, ref);
+  }
+  check_all(map, ref);
+  // Scattered writes turned chunks dense (more than kMaxRuns runs); they answer the same.
+  CHECK(map.chunks_dense() > 0);
+}
+
+TEST_CASE("L2P map: a chunk turns dense past its run limit and keeps every entry", "[firmware][l2p]") {
+  L2pMap map(L2pMap::kEntriesPerChunk);
+  std::vector<uint32_t> ref(L2pMap::kEntriesPerChunk, L2pMap::kUnmapped);
+  // Every other LBA, values that never continue a run: a run per LBA.
+  for (uint32_t k = 0; k < L2pMap::kEntriesPerChunk; k += 2) {
+    map.set(k, 10 * k);
+    ref[k] = 10 * k;
+    CHECK(map.chunks_dense() == (k / 2 + 1 > L2pMap::kMaxRuns ? 1u : 0u));
+  }
+  check_all(map, ref);
+  CHECK(map.bytes() == L2pMap::kEntriesPerChunk * sizeof(uint32_t));
+}
