@@ -24,7 +24,8 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay
   if (!route) { gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
   const sc_time now = sim_now();
   const uint64_t beats = (gp.get_data_length() + params_.width_bytes - 1) / params_.width_bytes;
-  const sc_time busy = cycle_ * double(params_.arbitration_cycles + beats);
+  // Integer product: what sc_time * double gives (exact below 2^53 ps) without its double round trip.
+  const sc_time busy = time_of_value(cycle_.value() * (params_.arbitration_cycles + beats));
   const sc_time start = ports_[route->port].reserve(now + delay, busy);
   bytes_ += gp.get_data_length();
   ++transactions_;

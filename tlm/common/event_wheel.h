@@ -82,7 +82,12 @@ class EventWheel : public sc_core::sc_module {
     Client* client;  // nullptr: cancelled (a dead entry, as the kernel's)
     bool phantom;    // another process's timeout (kernel_timeout)
   };
-  // sc_ppq_base, entry for entry: 1-based heap of slab indices, strict comparisons.
+  // sc_ppq_base, entry for entry: 1-based heap of slab indices, strict comparisons. Each
+  // heap slot carries its entry's time, so sifting compares without a trip to the slab.
+  struct HeapSlot {
+    uint64_t at;
+    uint32_t e;
+  };
   void heap_insert(uint32_t e);
   uint32_t heap_extract_top();
   void heapify(size_t i);
@@ -101,7 +106,7 @@ class EventWheel : public sc_core::sc_module {
   sc_core::sc_event wake_;
   std::vector<Timed> slab_;
   std::vector<uint32_t> free_;
-  std::vector<uint32_t> heap_{0};  // heap_[0] unused
+  std::vector<HeapSlot> heap_{HeapSlot{0, 0}};  // heap_[0] unused
   std::vector<Client*> delta_;
   std::vector<Client*> runnable_;
   std::vector<Client*> batch_;
@@ -170,18 +175,18 @@ inline uint32_t EventWheel::alloc_timed(uint64_t at, Client* c, bool phantom) {
 }
 
 inline void EventWheel::heap_insert(uint32_t e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
   const uint64_t at = slab_[e].at;
-  while (i > 1 && slab_[heap_[i / 2]].at > at) {
+  heap_.push_back(HeapSlot{at, e});
+  size_t i = heap_.size() - 1;
+  while (i > 1 && heap_[i / 2].at > at) {
     heap_[i] = heap_[i / 2];
     i /= 2;
   }
-  heap_[i] = e;
+  heap_[i] = HeapSlot{at, e};
 }
 
 inline uint32_t EventWheel::heap_extract_top() {
-  const uint32_t top = heap_[1];
+  const uint32_t top = heap_[1].e;
   heap_[1] = heap_.back();
   heap_.pop_back();
   heapify(1);
@@ -191,9 +196,9 @@ inline uint32_t EventWheel::heap_extract_top() {
 inline void EventWheel::heapify(size_t i) {
   const size_t n = heap_.size() - 1;
   for (size_t l; l = 2 * i, l <= n;) {
-    size_t smallest = slab_[heap_[l]].at < slab_[heap_[i]].at ? l : i;
+    size_t smallest = heap_[l].at < heap_[i].at ? l : i;
     const size_t r = l + 1;
-    if (r <= n && slab_[heap_[r]].at < slab_[heap_[smallest]].at) smallest = r;
+    if (r <= n && heap_[r].at < heap_[smallest].at) smallest = r;
     if (smallest == i) break;
     std::swap(heap_[i], heap_[smallest]);
     i = smallest;
@@ -204,7 +209,7 @@ inline void EventWheel::heapify(size_t i) {
 
 inline void EventWheel::sync_clock(uint64_t t) {
   now_ = t;
-  now_time_ = sc_core::sc_time::from_value(t);
+  now_time_ = time_of_value(t);
 }
 
 inline void EventWheel::notify(Client& c, const sc_core::sc_time& delay) {
@@ -233,7 +238,7 @@ inline void EventWheel::notify(Client& c, const sc_core::sc_time& delay) {
   c.timed_ = alloc_timed(at, &c, false);
   heap_insert(c.timed_);
   c.pending_ = Client::Pending::Timed;
-  if (!running_) arm_at(heap_.size() > 1 ? slab_[heap_[1]].at : at);
+  if (!running_) arm_at(heap_.size() > 1 ? heap_[1].at : at);
 }
 
 inline void EventWheel::cancel(Client& c) {
@@ -251,7 +256,7 @@ inline void EventWheel::cancel(Client& c) {
 
 inline void EventWheel::notify_kernel(sc_core::sc_event& e) {
   const uint64_t k = sc_core::sc_time_stamp().value();
-  if (now_ > k) e.notify(sc_core::sc_time::from_value(now_ - k));
+  if (now_ > k) e.notify(time_of_value(now_ - k));
   else e.notify(sc_core::SC_ZERO_TIME);
   limit_stale_ = true;
 }
@@ -285,7 +290,7 @@ inline void EventWheel::arm_delta() { wake_.notify(sc_core::SC_ZERO_TIME); }
 
 inline void EventWheel::arm_at(uint64_t t) {
   const uint64_t k = sc_core::sc_time_stamp().value();
-  if (t > k) wake_.notify(sc_core::sc_time::from_value(t - k));
+  if (t > k) wake_.notify(time_of_value(t - k));
   else wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -317,7 +322,7 @@ inline void EventWheel::run() {
       // every entry due now triggers, in heap order), before the kernel's own processes
       // at this instant: methods run before threads.
       pop_cancelled();
-      if (heap_.size() > 1 && slab_[heap_[1]].at == now_) extract_due(now_);
+      if (heap_.size() > 1 && heap_[1].at == now_) extract_due(now_);
       begun_ = true;
     }
     // Notification phase (also of deltas notified from outside since the last activation).
@@ -345,7 +350,7 @@ inline void EventWheel::run() {
           if (now_ > kernel_now) arm_at(now_);
           else arm_delta();
         } else if (heap_.size() > 1) {
-          arm_at(slab_[heap_[1]].at);
+          arm_at(heap_[1].at);
         }
         break;
       }
@@ -354,12 +359,12 @@ inline void EventWheel::run() {
     // This instant is over for the models. While the kernel still has something at it,
     // the queue stays as it is (its time step has not ended).
     if (limit <= now_) {
-      if (heap_.size() > 1) arm_at(slab_[heap_[1]].at);
+      if (heap_.size() > 1) arm_at(heap_[1].at);
       break;
     }
     pop_cancelled();
     if (heap_.size() <= 1) break;
-    const uint64_t t = slab_[heap_[1]].at;
+    const uint64_t t = heap_[1].at;
     if (!run_ahead_ || t >= limit) {
       arm_at(t);
       break;
@@ -372,7 +377,7 @@ inline void EventWheel::run() {
 }
 
 inline void EventWheel::pop_cancelled() {
-  while (heap_.size() > 1 && !slab_[heap_[1]].client && !slab_[heap_[1]].phantom) free_timed(heap_extract_top());
+  while (heap_.size() > 1 && !slab_[heap_[1].e].client && !slab_[heap_[1].e].phantom) free_timed(heap_extract_top());
 }
 
 inline void EventWheel::extract_due(uint64_t t) {
@@ -381,7 +386,7 @@ inline void EventWheel::extract_due(uint64_t t) {
     Client* c = slab_[e].client;
     free_timed(e);
     if (c) trigger(c);
-  } while (heap_.size() > 1 && slab_[heap_[1]].at == t);
+  } while (heap_.size() > 1 && heap_[1].at == t);
 }
 
 // ---- TimedWake --------------------------------------------------------------------------
