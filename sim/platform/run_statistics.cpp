@@ -253,7 +253,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   crypto["verify_failures"] = p.crypto.verify_failures();
   crypto["completion_interrupts"] = p.cpu.crypto_interrupts();  // one drains the result FIFO
 
-  // cpu.model=iss: what the core executed per event kind, and the firmware's RAM.
+  // cpu.model=iss: what the core executed per event kind, and the firmware's RAM
+  // (compiled only where the opt-in ISS toolchain was found).
+#ifdef UFS_HAVE_ISS
   if (const IssFirmware* iss = p.iss()) {
     json& c = j["cpu"]["iss"];
     c["cost"] = p.config().cpu.iss_cost;
@@ -273,6 +275,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
                                                 {"hal_calls_mean", double(n.crossings) / e}};
     }
   }
+#endif
 
   if (p.firmware().hpb()) {
     json host;

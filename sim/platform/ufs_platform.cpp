@@ -156,14 +156,20 @@ std::vector<std::string> UfsPlatform::finish_trace() {
   return problems;
 }
 
+// Without the opt-in ISS toolchain iss_ stays null and IssFirmware is not compiled, so
+// its calls must not be either (a build with no Unicorn would not link).
 void UfsPlatform::visit_firmware_stats(StatsVisitor& v) const {
-  if (iss_) iss_->visit_stats(v);
-  else firmware_->visit_stats(v);
+#ifdef UFS_HAVE_ISS
+  if (iss_) return iss_->visit_stats(v);
+#endif
+  firmware_->visit_stats(v);
 }
 
 void UfsPlatform::precondition_firmware(uint64_t first_lba, uint64_t blocks) {
-  if (iss_) iss_->precondition(first_lba, blocks, *this);
-  else firmware_->precondition(first_lba, blocks, *this);
+#ifdef UFS_HAVE_ISS
+  if (iss_) return iss_->precondition(first_lba, blocks, *this);
+#endif
+  firmware_->precondition(first_lba, blocks, *this);
 }
 
 void UfsPlatform::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
