@@ -48,6 +48,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   cache_.set_durability_listener(&writes_);
   cache_.set_freed_listener(&writes_);
   map_store_.set_dirty_sink(map_writer_);
+  placement_.set_host_gate(&gc_);  // host units at the pace of a die's foreground GC
   if (wb_) {
     blocks_.reserve_slc(wb_->slc_blocks_per_die());
     placement_.set_write_booster(wb_.get());

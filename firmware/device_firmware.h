@@ -110,6 +110,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
 
   // GcEraseListener
   void space_returned(uint32_t die) override;
+  void pace_earned(uint32_t die) override { space_returned(die); }
 
   // HpbFtl (device_firmware_hpb.cpp)
   uint64_t hpb_logical_blocks() const override { return logical_blocks_; }

@@ -12,6 +12,16 @@ class FreeSpaceListener {
   virtual void free_space_changed(uint32_t die) = 0;
 };
 
+// Host units on a die whose GC runs: placed as GC earns them (gc/host_pacing.h).
+class HostWriteGate {
+ public:
+  virtual ~HostWriteGate() = default;
+  virtual bool host_may_place(uint32_t die) = 0;  // false: not now (the die retries when it may)
+  virtual void host_placed(uint32_t die, uint32_t sectors) = 0;  // host data or map pages placed
+  // GC work of die `from` (no block of its own left) placed on die `to`.
+  virtual void gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) = 0;
+};
+
 // A NAND copy was superseded (overwritten, unmapped, moved): a map entry whose sector stops
 // counting as valid (unmapped or write-cache entries are ignored); a GC victim may be empty now.
 class ObsoleteCopyListener {
@@ -32,6 +42,9 @@ class GcUnitEvents {
   virtual void units_freed() = 0;
   // A sector of a victim on `die` became invalid: the victim may be empty now.
   virtual void victim_may_be_empty(uint32_t die) = 0;
+  // Units the dies cleaning a victim would take now (host data leaves them free): without
+  // them, host units waiting for the blocks only GC frees fill the cache and GC crawls.
+  virtual uint32_t units_wanted() const { return 0; }
 };
 
 // Idle time: every dirty map page in SRAM goes back to NAND (map/map_writer.h).

@@ -28,7 +28,9 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, const
       gc_(geometry.dies()),
       sealed_(geometry.dies(), 0),
       unit_limit_(params.gc_units_per_die ? params.gc_units_per_die : geometry.planes_per_die),
-      burst_(geometry.dies() * 2, 0) {
+      burst_(geometry.dies() * 2, 0),
+      pacing_(geometry.dies(), 8 * blocks.sectors_per_block()),
+      paced_retry_(geometry.dies(), 0) {
   if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, geometry, {}});  // validated before
   if (wear_.rate_limits())
     allow_ = [this](uint32_t block) {
@@ -43,6 +45,13 @@ void GarbageCollector::check(uint32_t die) {
   // Hybrid page size: each pool (small-, large-page blocks) keeps its own free blocks; a
   // die cleans one victim at a time, of the small pool first.
   if (!check_pool(die, false) && blocks_.hybrid()) check_pool(die, true);
+  if (!gc_[die].active) pacing_.stop(die);  // no foreground GC: host units go freely
+}
+
+bool GarbageCollector::host_may_place(uint32_t die) {
+  if (pacing_.may_place(die)) return true;
+  pacing_.count_refusal();
+  return false;
 }
 
 bool GarbageCollector::check_pool(uint32_t die, bool large) {
@@ -79,6 +88,15 @@ bool GarbageCollector::check_pool(uint32_t die, bool large) {
     victim = policy_->pick(blocks_, q);
   }
   if (victim == BlockManager::kNoBlock) return false;
+  // Below the foreground threshold host units go at this victim's pace; a victim taken
+  // only for idle time's higher target paces nothing.
+  const BlockInfo& vb = blocks_.info(victim);
+  // A map block's pages move through the map stream, not counted here: it earns at its erase.
+  if (params_.gc_host_pacing && free < (burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks))
+    pacing_.victim_taken(die, vb.holds_map ? 0 : vb.valid, blocks_.sectors_in_block(victim) - vb.valid,
+                         !pacing_.paced(die));
+  else
+    pacing_.stop(die);
   ++stats_.victims;
   stats_.bg_victims += background_;
   g = DieState{};
@@ -116,6 +134,7 @@ void GarbageCollector::start_flush(uint32_t die, uint32_t victim) {
   g.victim = victim;
   g.start_ps = hal_.now_ps();
   blocks_.info(victim).state = BlockState::Victim;
+  pacing_.stop(die);
 }
 
 bool GarbageCollector::any_flushing() const {
@@ -194,6 +213,19 @@ void GarbageCollector::fill(uint32_t die) {
   maybe_erase_victim(die);
 }
 
+// Each die moving a victim's data through the buffer may hold up to unit_limit_ units.
+uint32_t GarbageCollector::units_wanted() const {
+  uint32_t n = 0;
+  if (!params_.gc_host_pacing) return 0;  // with pacing only (host units then wait their turn anyway)
+  for (uint32_t d = 0; d < geo_.dies(); ++d) {
+    const DieState& g = gc_[d];
+    if (!g.active || g.scanned || g.flush) continue;
+    const uint32_t held = sealed_[d] + (g.unit != kNone);
+    n += unit_limit_ > held ? unit_limit_ - held : 0;
+  }
+  return n;
+}
+
 void GarbageCollector::close_unit(uint32_t die) {
   DieState& g = gc_[die];
   const uint32_t unit = g.unit;
@@ -203,6 +235,8 @@ void GarbageCollector::close_unit(uint32_t die) {
     return;
   }
   ++sealed_[die];  // before sealing: placing the unit may look at the pace
+  // A partly filled unit's padding takes space the victim's erase does not give back.
+  if (g.stream == WriteStream::Gc && !g.flush) pacing_.placed(die, units_.gc_unit_room(unit));
   units_.gc_seal(unit);
 }
 
@@ -215,12 +249,14 @@ void GarbageCollector::read_done(uint32_t index, const FlashCompletion& c) {
 
 void GarbageCollector::moved(uint64_t lba, uint32_t from, uint32_t to) {
   ++stats_.moved_sectors;
+  earn_for_move(from);
   hal_.charge_cycles(params_.cycles_gc_per_sector);
   units_.gc_follow_move(lba, from, to);
 }
 
 void GarbageCollector::unit_programmed(uint32_t die, bool /*flush_unit: counted alike*/) {
   if (sealed_[die]) --sealed_[die];
+  retry_paced(die);
   fill(die);  // the next unit, if it may
   maybe_erase_victim(die);
 }
@@ -265,8 +301,10 @@ void GarbageCollector::copy_back_done(uint32_t index, const FlashCompletion& c) 
   for (uint32_t s = 0; s < spp; ++s) {
     if (c.oob.lba[s] == kNoOobLba) continue;
     hal_.charge_cycles(params_.cycles_gc_per_sector);
+    earn_for_move(from + s);
     stats_.moved_sectors += units_.gc_follow_move(c.oob.lba[s], from + s, to + s);
   }
+  retry_paced(m.die);
   maybe_erase_victim(m.die);
 }
 
@@ -304,6 +342,7 @@ void GarbageCollector::erase_done(uint32_t block, FlashStatus status) {
     cold = migration_after_erase(die, block);
   }
   DieState& g = gc_[die];
+  if (!g.flush && g.stream == WriteStream::Gc) pacing_.victim_erased(die);  // space_returned below retries
   if (g.flush) pacer_->block_flushed();
   else if (g.active) {
     stats_.clean_ps += hal_.now_ps() - g.start_ps;
@@ -316,6 +355,7 @@ void GarbageCollector::erase_done(uint32_t block, FlashStatus status) {
     g.victim = cold;
     g.stream = WriteStream::Cold;
     blocks_.info(cold).state = BlockState::Victim;
+    pacing_.stop(die);  // a migration frees nothing: host units go freely meanwhile
     fill(die);
   }
   // Space came back: units waiting for a die go first, then maybe more GC.
@@ -341,6 +381,27 @@ uint32_t GarbageCollector::migration_after_erase(uint32_t die, uint32_t block) {
   return cold;
 }
 
+// Moved data of `from` programmed on `to`: `to` pays for the space, `from` keeps what its
+// victim's erase will give back.
+void GarbageCollector::gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) {
+  pacing_.placed(to, sectors);
+  if (pacing_.refund(from, sectors)) paced_retry_[from] = 1;
+}
+
+// A sector moved out of a paced victim earns the host its share of the victim's space.
+void GarbageCollector::earn_for_move(uint32_t from) {
+  const uint32_t block = blocks_.block_of(from), die = blocks_.die_of_block(block);
+  if (gc_[die].victim == block && gc_[die].stream == WriteStream::Gc && pacing_.sector_moved(die))
+    paced_retry_[die] = 1;
+}
+
+// Host units waiting for a paced die retry once it has credit again.
+void GarbageCollector::retry_paced(uint32_t die) {
+  if (!paced_retry_[die]) return;
+  paced_retry_[die] = 0;
+  erased_.pace_earned(die);
+}
+
 bool GarbageCollector::idle() const {
   for (const DieState& g : gc_)
     if (g.active) return false;
@@ -362,6 +423,9 @@ void GarbageCollector::visit_stats(StatsVisitor& v) const {
   v.count("ftl.gc_victims", f.victims, "blocks", "GC victims taken");
   v.count("ftl.bg_gc_victims", f.bg_victims, "blocks", "of which in idle time");
   v.count("ftl.gc_moved_sectors", f.moved_sectors, "sectors", "valid sectors GC moved");
+  if (params_.gc_host_pacing)
+    v.count("ftl.gc_host_pacing_waits", pacing_.refusals(), "tries",
+            "host units not placed on a die for want of its GC's pace (gc_host_pacing)");
   v.count("ftl.gc_buffered_reads", f.buffered_reads, "reads", "GC reads through the data buffer");
   v.count("ftl.gc_copy_backs", f.copy_backs, "pages", "pages GC moved by copy-back");
   v.count("ftl.gc_cleaned", f.cleaned, "blocks", "victims erased after cleaning");

@@ -18,6 +18,7 @@
 #include "ftl/gc_events.h"
 #include "ftl/hybrid_pages.h"
 #include "ftl/wear_leveller.h"
+#include "gc/host_pacing.h"
 #include "gc/victim_policy.h"
 #include "hal/hal.h"
 #include "idle/idle_scheduler.h"
@@ -68,6 +69,8 @@ class GcEraseListener {
   virtual ~GcEraseListener() = default;
   // The die has a block back: units waiting for a die go first (before GC looks again).
   virtual void space_returned(uint32_t die) = 0;
+  // A die in foreground GC earned host units room again (gc/host_pacing.h): those waiting retry.
+  virtual void pace_earned(uint32_t /*die*/) {}
 };
 
 // The die's victim is done and GC has looked for another: a flush may take the die.
@@ -89,7 +92,11 @@ class FlushPacer {
   virtual void slc_block_erased(uint32_t block) = 0;
 };
 
-class GarbageCollector : public FlashClient, public FreeSpaceListener, public IdleTask, public GcUnitEvents {
+class GarbageCollector : public FlashClient,
+                         public FreeSpaceListener,
+                         public IdleTask,
+                         public GcUnitEvents,
+                         public HostWriteGate {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                    FlashPort& flash, GcUnits& units, MapBlockCleaner& maps, GcEraseListener& erased,
@@ -113,6 +120,13 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
   void victim_may_be_empty(uint32_t die) override { maybe_erase_victim(die); }
   void moved(uint64_t lba, uint32_t from, uint32_t to) override;
   void unit_programmed(uint32_t die, bool flush_unit) override;
+  uint32_t units_wanted() const override;
+
+  // HostWriteGate: host units on a die in foreground GC go at its pace (gc/host_pacing.h).
+  bool host_may_place(uint32_t die) override;
+  void host_placed(uint32_t die, uint32_t sectors) override { pacing_.placed(die, sectors); }
+  void gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) override;
+  const HostPacing& pacing() const { return pacing_; }
 
   // WriteBooster flush: `victim` (an SLC block, state Victim) is emptied into the die's TLC
   // blocks at the pacer's pace; resume() after the pacer's answer may have changed.
@@ -158,6 +172,8 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
   void read_done(uint32_t index, const FlashCompletion& c);
   void copy_back_done(uint32_t index, const FlashCompletion& c);
   void maybe_erase_victim(uint32_t die);
+  void earn_for_move(uint32_t from);
+  void retry_paced(uint32_t die);
   void erase_done(uint32_t block, FlashStatus status);
   uint32_t migration_after_erase(uint32_t die, uint32_t block);
   void on_flash_done(uint64_t index, const FlashCompletion& c) override;
@@ -188,6 +204,8 @@ class GarbageCollector : public FlashClient, public FreeSpaceListener, public Id
   std::vector<Read> reads_;
   std::vector<uint32_t> free_reads_;
   std::vector<uint32_t> unit_waiters_;  // dies waiting for a unit
+  HostPacing pacing_;
+  std::vector<uint8_t> paced_retry_;    // per die: its credit turned positive (host units retry)
   bool background_ = false, held_ = false, stopped_ = false;
   GcStats stats_;
 };

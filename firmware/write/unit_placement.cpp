@@ -36,6 +36,9 @@ bool UnitPlacement::place(UnitPlace& u) {
     const bool to_slc = pooled && wb_ && wb_->writes_to_buffer() && !preconditioning_ &&
                         (blocks_.open_block(die, WriteStream::Slc, slot) != BlockManager::kNoBlock ||
                          blocks_.free_slc_blocks(die) > 0);
+    // Host data into TLC blocks on a die doing foreground GC: as its GC earns it.
+    const bool gated = pooled && !to_slc && gate_;
+    if (gated && !gate_->host_may_place(die)) continue;
     uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc, slot) : blocks_.open_block(die, u.stream, slot, large);
     if (open == BlockManager::kNoBlock && to_slc) {
       open = blocks_.take_free_slc_block(die, plane);
@@ -60,6 +63,10 @@ bool UnitPlacement::place(UnitPlace& u) {
     u.open_slot = slot;
     u.slc = to_slc;
     if (to_slc) wb_->add_used(int64_t(unit_pages) * spp_);
+    // Map pages (evicted dirty ones) spend the die's credit too, never waiting for it: they
+    // take free blocks as host data does, and GC's own map updates must not wait for GC.
+    if (gated || (map && !fixed && gate_)) gate_->host_placed(die, unit_pages * blocks_.spp_of(u.block));
+    if (fixed && k > 0 && gate_) gate_->gc_spilled(u.die, die, unit_pages * blocks_.spp_of(u.block));
     b.next_page += unit_pages;
     ++b.programs_in_flight;
     b.last_write_ps = hal_.now_ps();

@@ -3,7 +3,8 @@
 // pages go round robin over the dies, host units by the allocation policy (the next pool
 // in stripe order with room, or their logical pages' pool under static mapping), and host
 // data into the die's WriteBooster SLC buffer while it has room. Host data and map pages
-// leave each die one free block so its GC can always move data.
+// leave each die one free block so its GC can always move data (the hard limit); above it,
+// host units go to a die cleaning a victim at its GC's pace (HostWriteGate).
 #pragma once
 #include <cstdint>
 #include "firmware_params.h"
@@ -22,6 +23,8 @@ class UnitPlacement final : public UnitPlacer {
   UnitPlacement(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                 const AllocationPolicy& alloc, FreeSpaceListener& space);
   void set_write_booster(WriteBooster* wb) { wb_ = wb; }  // null: WriteBooster off
+  // Host units into a die's TLC blocks wait for its GC's pace (null: no pacing).
+  void set_host_gate(HostWriteGate* gate) { gate_ = gate; }
   // Filling through the backdoor: no SLC buffer (the fill is TLC data).
   void set_preconditioning(bool on) { preconditioning_ = on; }
 
@@ -37,6 +40,7 @@ class UnitPlacement final : public UnitPlacer {
   const AllocationPolicy& alloc_;
   FreeSpaceListener& space_;
   WriteBooster* wb_ = nullptr;
+  HostWriteGate* gate_ = nullptr;
   bool preconditioning_ = false;
   uint32_t next_pool_ = 0;       // striping pointer (index in the stripe order)
   uint32_t next_map_die_ = 0;

@@ -43,12 +43,11 @@ uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool lar
   if (shape_.hybrid) {
     // A small-page unit takes one slot, a large-page unit an aligned run (the run's other
     // descriptors are absorbed into it); host data leaves a reserve for GC.
-    i = slot_runs_->allocate(large, may_use_reserve ? 0 : std::min<uint32_t>(2 * shape_.large, uint32_t(units_.size()) / 4));
+    i = slot_runs_->allocate(large, may_use_reserve ? 0 : uint32_t(host_reserve()));
     if (i == HybridSlotRuns::kNone) return kNone;
     for (uint32_t k = 1; large && k < shape_.large; ++k) units_[i + k].absorbed = uint8_t(k);
   } else {
-    const size_t reserve = may_use_reserve ? 0 : std::min<size_t>(2, units_.size() / 4);
-    if (free_units_.size() <= reserve) return kNone;
+    if (free_units_.size() <= (may_use_reserve ? 0 : host_reserve())) return kNone;
     i = free_units_.back();
     free_units_.pop_back();
   }
@@ -98,6 +97,14 @@ void WriteCache::copy_obsolete(uint32_t e) {
   blocks_.mark_invalid(e);
   const uint32_t block = blocks_.block_of(e);
   if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.die_of_block(block));
+}
+
+// Units (hybrid: slots) host data leaves free: two (hybrid: two large units' slots), and
+// those the dies cleaning a victim would take now (issue 14 item 2), at most half the cache.
+size_t WriteCache::host_reserve() const {
+  const size_t n = units_.size(), unit = shape_.hybrid ? shape_.large : 1;
+  const size_t base = std::min<size_t>(2 * unit, n / 4), wanted = size_t(gc_.units_wanted()) * unit;
+  return std::min<size_t>(base + wanted, std::max<size_t>(n / 2, base));
 }
 
 void WriteCache::seal(uint32_t unit) {

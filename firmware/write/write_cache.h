@@ -84,6 +84,7 @@ class WriteCache final : public FlashClient, public ObsoleteCopyListener {
   // A unit for `stream` (hybrid: a large-page unit when `large`), kNone when none is free;
   // host data may not take the last units (may_use_reserve: GC's).
   uint32_t allocate(WriteStream stream, bool may_use_reserve, bool large = false);
+  size_t host_reserve() const;
   Unit& unit(uint32_t i) { return units_[i]; }
   const Unit& unit(uint32_t i) const { return units_[i]; }
   uint32_t unit_count() const { return uint32_t(units_.size()); }

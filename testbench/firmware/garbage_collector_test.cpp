@@ -484,3 +484,53 @@ TEST_CASE("Idle scheduler: each task once its quiet time passed, a command ends 
   CHECK(fast.began.size() == 2);
   CHECK(slow.began.size() == 2);
 }
+
+// Issue 14 item 2: host units on a die in foreground GC go as its GC earns them: a victim
+// with 12 valid sectors of 16 gives back 4, one per 3 sectors moved (the rest at its erase);
+// each host unit placed spends its size. Without pacing the host takes the die's free blocks
+// at full speed, then waits for whole victims all at once.
+TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC earns", "[firmware][gc]") {
+  for (const bool paced : {true, false}) {
+    Rig r("greedy");
+    r.params.gc_host_pacing = paced;  // read by the collector as it takes a victim
+    for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4
+    CHECK(r.gc->host_may_place(0));                    // no GC yet: nothing to wait for
+    r.units.hold = true;
+    r.gc->check(0);
+    r.hw.run();
+    INFO("paced " << paced);
+    REQUIRE(r.units.held.size() == 1);  // the first 4 sectors, read, wait for their program
+    CHECK(r.gc->host_may_place(0) == !paced);
+    r.units.program_held();  // 4 moved: 4 * 4 / 12 = 1 sector earned
+    r.hw.run();
+    CHECK(r.gc->host_may_place(0));
+    r.gc->host_placed(0, 4);  // a host unit of 4 sectors: overdrawn
+    CHECK(r.gc->host_may_place(0) == !paced);
+    if (!paced) continue;
+    CHECK(r.gc->pacing().credit(0) == -3);
+    while (!r.units.held.empty()) {  // the rest: 8 moved, then the erase gives back the 4
+      r.units.program_held();
+      r.hw.run();
+    }
+    CHECK(r.hw.erases_ == 1);
+    CHECK(r.gc->pacing().credit(0) == 0);  // 4 earned, 4 spent
+    CHECK(r.gc->stats().moved_sectors == 12);
+  }
+}
+
+TEST_CASE("GC pacing: moved data placed on another die is paid by that die", "[firmware][gc]") {
+  HostPacing p(2, 64);
+  p.victim_taken(0, 12, 4, true);
+  p.victim_taken(1, 8, 8, true);
+  CHECK_FALSE(p.may_place(0));
+  CHECK(p.refund(0, 4));  // die 0's moved data went to die 1: die 0 keeps that space
+  p.placed(1, 4);
+  CHECK(p.credit(0) == 4);
+  CHECK(p.credit(1) == -4);
+  CHECK_FALSE(p.may_place(1));
+  for (int i = 0; i < 4; ++i) p.sector_moved(1);  // 4 of 8 moved at 8/8: 4 earned
+  CHECK(p.credit(1) == 0);
+  CHECK(p.sector_moved(1));  // the fifth turns it positive: waiting units retry
+  p.stop(1);
+  CHECK(p.may_place(1));  // GC stopped: no pacing
+}
