@@ -54,18 +54,24 @@ void steady_state_rows(std::vector<ExperimentRow>& rows, const std::string& x, c
 
 // Write amplification and GC in steady state, on ufs31 timing with a 1.2 GiB device
 // (test-small with 128 blocks per plane, 20% spare; as `ufs-sim bench --write`): the
-// device is filled, then overwritten once in the same pattern (not measured) so GC runs,
-// then measured. Sequential overwrites leave whole blocks invalid (WAF near 1); random
+// device is filled, then overwritten twice in the same pattern (not measured: after one
+// overwrite the victims still hold data from the sequential fill, so greedy's victims are
+// not yet those of steady state), then measured. Sequential overwrites leave whole blocks invalid (WAF near 1); random
 // ones leave every block partly valid (greedy at 20% spare: about 3).
 std::vector<ExperimentRow> gc_steady_state(ExperimentContext& ctx) {
   std::vector<ExperimentRow> rows;
   const std::vector<std::pair<std::string, std::string>> loads = {
       {"random 4KiB", "rw=randwrite,bs=4k,iodepth=32,count=300000,seed="},
       {"sequential 512KiB", "rw=write,bs=512k,iodepth=32,count=2400,seed="}};
+  // The precondition: the same pattern, twice as many requests (about two overwrites).
+  const auto twice = [](const std::string& load) {
+    const size_t at = load.find("count=") + 6, end = load.find(',', at);
+    return load.substr(0, at) + std::to_string(2 * std::stoul(load.substr(at, end - at))) + load.substr(end);
+  };
   for (const auto& [x, load] : loads) {
     ctx.submit(x[0] == 'r' ? "random" : "sequential",
                {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill",
-                "1200m", "--precondition", load + "1", "--workload", load + "2"},
+                "1200m", "--precondition", twice(load) + "1", "--workload", load + "2"},
                [&rows, x = x](const nlohmann::json& s) { steady_state_rows(rows, x, s); });
   }
   // The random load under the other victim policies (firmware.gc_victim; greedy above):
@@ -74,7 +80,7 @@ std::vector<ExperimentRow> gc_steady_state(ExperimentContext& ctx) {
     const std::string load = loads[0].second;
     ctx.submit(std::string("random_") + policy,
                {"--preset", "test-small", "--set", "nand.blocks_per_plane=128", "--precondition-fill", "1200m",
-                "--precondition", load + "1", "--workload", load + "2", "--set",
+                "--precondition", twice(load) + "1", "--workload", load + "2", "--set",
                 std::string("firmware.gc_victim=") + policy},
                [&rows, x = loads[0].first + " " + policy](const nlohmann::json& s) { steady_state_rows(rows, x, s); });
   }
