@@ -133,6 +133,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   if (uc_ctl_set_exits(uc_, exits, 1) != UC_ERR_OK) fail("Unicorn cannot set the core's exit");
   // The executed-instruction count only matters for measured cost: no hooks otherwise.
   if (!options.native_cost) {
+    block_instructions_.assign(kCodeBytes / 2, 0);
     uc_hook h;
     uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_block), this, 1, 0);
     if (options.sram_wait_cycles)
@@ -232,9 +233,14 @@ void IssFirmware::settle() {
   }
 }
 
+// A block's instructions are counted once and remembered by its start (the code never
+// changes); decoding its halfwords on every execution cost more than the block itself.
 void IssFirmware::on_block(uc_struct*, uint64_t address, uint32_t size, void* self) {
   auto* me = static_cast<IssFirmware*>(self);
-  if (address + size <= kCodeBytes) me->instructions_ += thumb_instructions(me->mem_->code.data() + address, size);
+  if (address + size > kCodeBytes) return;
+  uint32_t& known = me->block_instructions_[address >> 1];
+  if ((known >> 16) != size) known = size << 16 | thumb_instructions(me->mem_->code.data() + address, size);
+  me->instructions_ += known & 0xffff;
 }
 
 void IssFirmware::on_sram(uc_struct*, int, uint64_t, int, int64_t, void* self) {

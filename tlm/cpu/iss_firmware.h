@@ -101,6 +101,7 @@ class IssFirmware : public FirmwareEvents {
   bool charging_ = false;
   // Cost of the running handler
   uint64_t instructions_ = 0;          // executed in this handler (block hook)
+  std::vector<uint32_t> block_instructions_;  // per block start (halfword): size << 16 | instructions
   uint64_t sram_accesses_ = 0, crossings_ = 0;
   uint64_t charged_ = 0;               // cycles charged for this handler so far
   uint64_t native_ = 0;
