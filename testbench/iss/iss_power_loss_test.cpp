@@ -30,11 +30,7 @@ TEST_CASE("ISS: sudden power-off with logical pages of two program units and pla
   power_loss_cycles(p, 15, spo_geometry(), make_iss);
 }
 
-// Hidden: passed on the core until 041bb93 (L2P map chunks as sorted runs); since then, on
-// the core only, reads after the first cuts come back wrong or with a bad status (60,032
-// wrong blocks, 71,064 bad statuses in 15 cycles; native passes). Under investigation
-// (issue 20): a 32-bit target difference in the new map code or the target's memmove.
-TEST_CASE("ISS: sudden power-off with hybrid page size loses no durable block", "[.iss-known-failure][power-loss]") {
+TEST_CASE("ISS: sudden power-off with hybrid page size loses no durable block", "[iss][power-loss]") {
   FlashGeometry g = spo_geometry();
   g.page_bytes = 4096;
   g.blocks_per_plane = 24;
