@@ -8,7 +8,8 @@
 // each becomes a Perfetto thread track inside a process group. Slices on one track must
 // not overlap (Perfetto, like the JSON spec, only nests slices); the models' tracks are
 // resources (a die's array, a channel's bus, a link direction, the firmware core, a
-// host tag) that are busy with one thing at a time. Events are streamed to the file as
+// host tag) that are busy with one thing at a time; the one exception, the ops still waiting
+// for a die when the run ends (FlashTimeline::waiting), nest on its queue track. Events are streamed to the file as
 // they are recorded, in any time order (the viewer sorts them).
 //
 // Waves. Signals are declared before the run (wires: busy flags; integers: depths,

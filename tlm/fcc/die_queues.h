@@ -22,6 +22,7 @@ class DieQueues {
   bool empty(uint32_t die) const { return queue_[die].empty(); }
   size_t size(uint32_t die) const { return queue_[die].size(); }
   void clear(uint32_t die) { queue_[die].clear(); }  // power cut
+  const std::vector<uint32_t>& waiting(uint32_t die) const { return queue_[die]; }  // in no order
   // The waiting op that arrives first.
   uint32_t first_arrival(uint32_t die) const;
   // Whether a read has arrived by `at`.

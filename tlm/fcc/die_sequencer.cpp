@@ -355,8 +355,11 @@ uint64_t DieSequencer::cut_power(uint32_t die) {
 
 void DieSequencer::trace_in_flight() {
   if (!parts_.timeline.on()) return;
-  for (uint32_t die = 0; die < dies_.size(); ++die)
+  for (uint32_t die = 0; die < dies_.size(); ++die) {
     if (!dies_[die].active.empty()) parts_.timeline.array_in_flight(die, parts_.pool, dies_[die].active, dies_[die].array_end);
+    for (uint32_t s : dies_[die].cached) parts_.timeline.waiting(die, parts_.pool, s, "cache register");
+    for (uint32_t s : parts_.queues.waiting(die)) parts_.timeline.waiting(die, parts_.pool, s, "die queue");
+  }
 }
 
 sc_time DieSequencer::busy_until(uint32_t die, const sc_time& t) const {

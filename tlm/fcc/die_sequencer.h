@@ -70,7 +70,8 @@ class DieSequencer {
   // has begun) and drops what the die runs; returns the pages torn.
   uint64_t tear(uint32_t die, const std::vector<uint32_t>& group);
   uint64_t cut_power(uint32_t die);
-  // Timeline at the end of the run: each die's array phase in flight.
+  // Timeline at the end of the run: each die's array phase in flight, and the ops still
+  // waiting for it (a cached program, the die queue).
   void trace_in_flight();
 
   // Array busy time of a die (tR + tPROG + tBERS booked) in all, and before `t` (t >= now).

@@ -71,7 +71,8 @@ class FlashController : public sc_core::sc_module {
   // die busy/state and channel busy in the waves. Call before the simulation starts.
   void set_trace(TraceRecorder* trace) { timeline_.attach(trace, name(), topology_); }
   // Timeline at the end of the run: the array phases still in flight, as slices up to
-  // their booked end (args.in_flight).
+  // their booked end (args.in_flight), and the ops still waiting for a die, from their
+  // arrival to now (args.queued).
   void trace_in_flight() { sequencer_.trace_in_flight(); }
   FlashGeometry geometry() const { return topology_.geometry(); }
   // The geometry the firmware sees for these parameters (ganged packages act as one wider

@@ -16,6 +16,8 @@ void FlashTimeline::attach(TraceRecorder* trace, const std::string& scope, const
   channel_busy_.clear();
   slice_start_.assign(topology.dies(), sc_core::SC_ZERO_TIME);
   resumed_.assign(topology.dies(), false);
+  queue_track_.assign(topology.dies(), -1);
+  topology_ = &topology;
   if (!trace_) return;
   auto padded = [](uint32_t i, uint32_t n) {
     std::string s = std::to_string(i);
@@ -80,6 +82,28 @@ void FlashTimeline::array_suspended(uint32_t die, const OpPool& pool, const std:
 void FlashTimeline::array_in_flight(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
                                     const sc_time& booked_end) {
   slice(die, pool, group, resumed_[die] ? 2 : 0, booked_end, true);
+}
+
+void FlashTimeline::waiting(uint32_t die, const OpPool& pool, uint32_t s, const char* where) {
+  static const char* const names[4] = {"read (queued)", "program (queued)", "erase (queued)", "copy-back (queued)"};
+  // Its own track: the ops waiting for a die nest (all end now), the die's array slices do not.
+  if (queue_track_[die] < 0)
+    queue_track_[die] = trace_->track("NAND die queues", "die " + std::to_string(die) + " (channel " +
+                                                             std::to_string(topology_->channel_of(die)) + ")");
+  const OpSlot& op = pool[s];
+  const sc_time now = sim_now();
+  // An op submitted with a delay may not have arrived yet: a slice of length 0 at now.
+  const sc_time start = op.arrival < now ? op.arrival : now;
+  TraceArgs a;
+  a.tag(op.trace_tag)
+      .add("queued", 1)
+      .add("block", op.op.address.block)
+      .add("page", op.op.address.page)
+      .add("cookie", op.op.cookie)
+      .label("waiting", where);
+  if (op.cmd) a.add("cmd", op.cmd);
+  trace_->slice(queue_track_[die], names[size_t(op.op.opcode) & 3], start, now, a);
+  if (op.cmd) trace_->flow_from_command(op.cmd, queue_track_[die], TraceRecorder::ps(start));
 }
 
 // variant: 0 whole, 1 cut short by a suspend, 2 the part after a resume.

@@ -35,13 +35,19 @@ class FlashTimeline {
   // The run ends with the array phase in flight: its slice up to `booked_end`.
   void array_in_flight(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
                        const sc_core::sc_time& booked_end);
+  // The run ends with the op in `slot` still waiting for the die (`where`: "die queue",
+  // "cache register"): a slice from its arrival to now on the die's track under "NAND die
+  // queues" (args.queued), with the arrow from its command.
+  void waiting(uint32_t die, const OpPool& pool, uint32_t slot, const char* where);
 
  private:
   void slice(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group, int variant,
              const sc_core::sc_time& end, bool in_flight);
 
   TraceRecorder* trace_ = nullptr;
+  const FlashTopology* topology_ = nullptr;
   std::vector<int> die_track_, channel_track_, die_busy_, die_state_, channel_busy_;
+  std::vector<int> queue_track_;  // per die, made when first needed (-1: none yet)
   std::vector<sc_core::sc_time> slice_start_;  // per die: start of its current array slice
   std::vector<bool> resumed_;                  // per die: the current array slice follows a resume
 };

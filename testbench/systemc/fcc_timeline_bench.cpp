@@ -1,0 +1,105 @@
+// The FlashController's timeline at the end of a run: the array phase in flight gets its
+// slice up to its booked end (args.in_flight), and every op still waiting for its die (a
+// cached program, the die queue) gets one from its arrival to the end (args.queued), on
+// the die's track under "NAND die queues". Exact times on one die with round numbers.
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <nlohmann/json.hpp>
+#include "common/trace_recorder.h"
+#include "fcc_bench_harness.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Slice {
+  std::string name, process, thread;
+  double ts = 0, dur = 0;  // us
+  nlohmann::json args;
+};
+
+std::vector<Slice> slices_of(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(text.str());
+  std::map<int, std::string> processes;
+  std::map<std::pair<int, int>, std::string> threads;
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e["ph"] == "M" && e["name"] == "process_name") processes[e["pid"]] = e["args"]["name"];
+    if (e["ph"] == "M" && e["name"] == "thread_name") threads[{e["pid"], e["tid"]}] = e["args"]["name"];
+  }
+  std::vector<Slice> out;
+  for (const auto& e : doc.at("traceEvents"))
+    if (e["ph"] == "X")
+      out.push_back(Slice{e["name"], processes[e["pid"]], threads[{e["pid"], e["tid"]}], e["ts"], e["dur"],
+                          e.contains("args") ? e["args"] : nlohmann::json::object()});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("FCC timeline: ops still waiting for their die when the run ends get a queued slice", "[fcc][observability]") {
+  const fs::path dir = fs::temp_directory_path() / ("ufs-fcc-timeline-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "t.json").string();
+  FlashControllerParams f = test_fcc();
+  f.cache_program = true;
+  Bench b(f);
+  TraceRecorderOptions o;
+  o.timeline_path = path;
+  TraceRecorder trace(o);
+  b.fcc.set_trace(&trace);
+  Driver drv("drv", [&] {
+    // Die 0 (channel 0): three programs at 0; a read arriving at 300 us; an erase that
+    // would arrive at 900 us, after the end. Die 2 (channel 1): one read, long done.
+    for (uint64_t c = 1; c <= 3; ++c) b.fcc.submit(program_op(0, 0, uint32_t(c), 0, c), sc_core::SC_ZERO_TIME);
+    b.fcc.submit(read_op(0, 1, 0, 0, 4, 1), sc_time(300, SC_US));
+    b.fcc.submit(erase_op(0, 1, 5, 5), sc_time(900, SC_US));
+    b.fcc.submit(read_op(2, 0, 0, 0, 6, 1), sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start(sc_time(400, SC_US));
+  // Program 1: data-in [10, 10 + 3 x (100 + 16384)], tPROG 500 us to 549462 ns: in flight.
+  // Program 2's data went into the cache register behind it; program 3 and the read wait
+  // in the die queue; the erase is queued but has not arrived.
+  REQUIRE(b.rec.done.size() == 1);
+  CHECK(b.rec.done[0].c.cookie == 6);
+  CHECK(b.fcc.ops_in_flight() == 5);
+  b.fcc.trace_in_flight();
+  CHECK(trace.finish().empty());
+
+  std::map<uint64_t, const Slice*> queued;  // by cookie
+  std::vector<const Slice*> in_flight;
+  const std::vector<Slice> slices = slices_of(path);
+  for (const Slice& s : slices) {
+    if (s.args.contains("in_flight")) in_flight.push_back(&s);
+    if (!s.args.contains("queued")) continue;
+    CHECK(s.process == "NAND die queues");
+    CHECK(s.thread == "die 0 (channel 0)");
+    CHECK(s.ts + s.dur == Approx(400.0));  // each ends at the run's end
+    CHECK(queued.emplace(s.args["cookie"].get<uint64_t>(), &s).second);
+  }
+  REQUIRE(in_flight.size() == 1);
+  CHECK(in_flight[0]->name == "program");
+  CHECK(in_flight[0]->args["cookie"] == 1);
+  CHECK(in_flight[0]->ts + in_flight[0]->dur == Approx(549.462));
+
+  // Every op the controller still holds is on the timeline, once: 1 in flight + 4 waiting.
+  REQUIRE(queued.size() == 4);
+  CHECK(queued.at(2)->name == "program (queued)");
+  CHECK(queued.at(2)->args["waiting"] == "cache register");
+  CHECK(queued.at(2)->ts == 0);
+  CHECK(queued.at(3)->name == "program (queued)");
+  CHECK(queued.at(3)->args["waiting"] == "die queue");
+  CHECK(queued.at(3)->args["block"] == 3);
+  CHECK(queued.at(3)->ts == 0);
+  CHECK(queued.at(4)->name == "read (queued)");
+  CHECK(queued.at(4)->ts == Approx(300.0));  // from its arrival
+  CHECK(queued.at(5)->name == "erase (queued)");
+  CHECK(queued.at(5)->ts == Approx(400.0));  // not arrived yet: a slice of length 0 at the end
+  CHECK(queued.at(5)->dur == 0);
+  fs::remove_all(dir);
+}
