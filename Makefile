@@ -46,7 +46,8 @@ test-sanitize: deps
 	@cmake -S . -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DUFS_WERROR=ON -DUFS_SANITIZE=ON \
 		$(CMAKE_FLAGS) >/dev/null
 	@bash cmake/build.sh $(SANITIZE_BUILD) $(JOBS)
-	@cd $(SANITIZE_BUILD) && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+	@cd $(SANITIZE_BUILD) && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(CURDIR)/testbench/sanitizer/ubsan.supp \
+		ctest --output-on-failure -j $(JOBS)
 bench: build-sim
 	$(BUILD)/sim/ufs-sim bench
 clean:
