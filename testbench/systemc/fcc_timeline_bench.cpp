@@ -103,3 +103,56 @@ TEST_CASE("FCC timeline: ops still waiting for their die when the run ends get a
   CHECK(queued.at(5)->dur == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("FCC timeline: a program or erase still suspended for a read when the run ends gets a slice", "[fcc][observability]") {
+  const fs::path dir = fs::temp_directory_path() / ("ufs-fcc-timeline-s-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "t.json").string();
+  FlashControllerParams f = test_fcc();
+  f.suspend_for_read = true;
+  Bench b(f);
+  TraceRecorderOptions o;
+  o.timeline_path = path;
+  TraceRecorder trace(o);
+  b.fcc.set_trace(&trace);
+  Driver drv("drv", [&] {
+    b.fcc.submit(erase_op(0, 0, 5, 1), sc_core::SC_ZERO_TIME);  // command to 100, tBERS to 3500100
+    sc_core::wait(sc_time(1000, SC_US));
+    b.fcc.submit(read_op(0, 1, 0, 0, 2, 1), sc_core::SC_ZERO_TIME);
+  });
+  // The erase is suspended at 1000 us with 2500.1 us of tBERS left; after the 20 us
+  // suspend the read's tR runs [1020.1, 1070.1] us: the run ends inside it.
+  sc_core::sc_start(sc_time(1050, SC_US));
+  CHECK(b.rec.done.empty());
+  CHECK(b.fcc.suspensions() == 1);
+  b.fcc.trace_in_flight();
+  CHECK(trace.finish().empty());
+
+  std::vector<const Slice*> suspended, in_flight, cut;
+  const std::vector<Slice> slices = slices_of(path);
+  for (const Slice& s : slices) {
+    if (s.name == "erase (suspended)" && s.args.contains("queued")) suspended.push_back(&s);
+    if (s.name == "erase (suspended)" && !s.args.contains("queued")) cut.push_back(&s);
+    if (s.args.contains("in_flight")) in_flight.push_back(&s);
+  }
+  // The erase's array phase before the suspend, on the die's own track.
+  REQUIRE(cut.size() == 1);
+  CHECK(cut[0]->ts == Approx(0.1));
+  CHECK(cut[0]->ts + cut[0]->dur == Approx(1000.0));
+  // Its remainder, waiting to resume, from the suspend to the end of the run.
+  REQUIRE(suspended.size() == 1);
+  CHECK(suspended[0]->process == "NAND die queues");
+  CHECK(suspended[0]->thread == "die 0 (channel 0)");
+  CHECK(suspended[0]->ts == Approx(1000.0));
+  CHECK(suspended[0]->ts + suspended[0]->dur == Approx(1050.0));
+  CHECK(suspended[0]->args["waiting"] == "suspended");
+  CHECK(suspended[0]->args["cookie"] == 1);
+  CHECK(suspended[0]->args["block"] == 5);
+  CHECK(suspended[0]->args["left_ns"] == 2500100);
+  // The read that suspended it is in its array phase.
+  REQUIRE(in_flight.size() == 1);
+  CHECK(in_flight[0]->name == "read");
+  CHECK(in_flight[0]->args["cookie"] == 2);
+  CHECK(in_flight[0]->ts + in_flight[0]->dur == Approx(1070.1));
+  fs::remove_all(dir);
+}

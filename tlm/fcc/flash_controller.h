@@ -72,8 +72,12 @@ class FlashController : public sc_core::sc_module {
   void set_trace(TraceRecorder* trace) { timeline_.attach(trace, name(), topology_); }
   // Timeline at the end of the run: the array phases still in flight, as slices up to
   // their booked end (args.in_flight), and the ops still waiting for a die, from their
-  // arrival to now (args.queued).
-  void trace_in_flight() { sequencer_.trace_in_flight(); }
+  // arrival to now (args.queued), and the programs/erases suspended for reads, from
+  // their suspend to now (args.queued, waiting "suspended").
+  void trace_in_flight() {
+    sequencer_.trace_in_flight();
+    if (timeline_.on()) suspend_.trace_in_flight(timeline_, pool_);
+  }
   FlashGeometry geometry() const { return topology_.geometry(); }
   // The geometry the firmware sees for these parameters (ganged packages act as one wider
   // package), known before elaboration; "" or "key: problem" in `problem` when the

@@ -84,12 +84,17 @@ void FlashTimeline::array_in_flight(uint32_t die, const OpPool& pool, const std:
   slice(die, pool, group, resumed_[die] ? 2 : 0, booked_end, true);
 }
 
-void FlashTimeline::waiting(uint32_t die, const OpPool& pool, uint32_t s, const char* where) {
-  static const char* const names[4] = {"read (queued)", "program (queued)", "erase (queued)", "copy-back (queued)"};
-  // Its own track: the ops waiting for a die nest (all end now), the die's array slices do not.
+// Its own track: the ops waiting for a die nest (all end now), the die's array slices do not.
+int FlashTimeline::queue_track(uint32_t die) {
   if (queue_track_[die] < 0)
     queue_track_[die] = trace_->track("NAND die queues", "die " + std::to_string(die) + " (channel " +
                                                              std::to_string(topology_->channel_of(die)) + ")");
+  return queue_track_[die];
+}
+
+void FlashTimeline::waiting(uint32_t die, const OpPool& pool, uint32_t s, const char* where) {
+  static const char* const names[4] = {"read (queued)", "program (queued)", "erase (queued)", "copy-back (queued)"};
+  queue_track(die);
   const OpSlot& op = pool[s];
   const sc_time now = sim_now();
   // An op submitted with a delay may not have arrived yet: a slice of length 0 at now.
@@ -104,6 +109,28 @@ void FlashTimeline::waiting(uint32_t die, const OpPool& pool, uint32_t s, const 
   if (op.cmd) a.add("cmd", op.cmd);
   trace_->slice(queue_track_[die], names[size_t(op.op.opcode) & 3], start, now, a);
   if (op.cmd) trace_->flow_from_command(op.cmd, queue_track_[die], TraceRecorder::ps(start));
+}
+
+void FlashTimeline::suspended(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                              const sc_time& since, const sc_time& left) {
+  static const char* const names[4] = {"read (suspended)", "program (suspended)", "erase (suspended)",
+                                       "copy-back (suspended)"};
+  const int track = queue_track(die);
+  const OpSlot& lead = pool[group[0]];
+  TraceArgs a;
+  a.tag(lead.trace_tag)
+      .add("queued", 1)
+      .add("planes", group.size())
+      .add("block", lead.op.address.block)
+      .add("page", lead.op.address.page)
+      .add("cookie", lead.op.cookie)
+      .add("left_ns", uint64_t(left.to_seconds() * 1e9 + 0.5))
+      .label("waiting", "suspended");
+  if (lead.cmd) a.add("cmd", lead.cmd);
+  const uint64_t start = TraceRecorder::ps(since);
+  trace_->slice(track, names[size_t(lead.op.opcode) & 3], start, TraceRecorder::ps(sim_now()), a);
+  for (uint32_t s : group)
+    if (pool[s].cmd) trace_->flow_from_command(pool[s].cmd, track, start);
 }
 
 // variant: 0 whole, 1 cut short by a suspend, 2 the part after a resume.

@@ -39,8 +39,15 @@ class FlashTimeline {
   // "cache register"): a slice from its arrival to now on the die's track under "NAND die
   // queues" (args.queued), with the arrow from its command.
   void waiting(uint32_t die, const OpPool& pool, uint32_t slot, const char* where);
+  // The run ends with `group` (a program or erase) suspended since `since` for reads and
+  // `left` of its array time still to run: one slice from `since` to now on the die's
+  // queue track (args.queued, waiting "suspended", left_ns), with the arrows from its
+  // commands. Its part before the suspend is already on the die's track.
+  void suspended(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group,
+                 const sc_core::sc_time& since, const sc_core::sc_time& left);
 
  private:
+  int queue_track(uint32_t die);
   void slice(uint32_t die, const OpPool& pool, const std::vector<uint32_t>& group, int variant,
              const sc_core::sc_time& end, bool in_flight);
 

@@ -11,6 +11,8 @@
 namespace ufs {
 
 class DieSequencer;
+class FlashTimeline;
+class OpPool;
 
 class SuspendResume {
  public:
@@ -24,6 +26,8 @@ class SuspendResume {
   void resume(uint32_t die);
   // Power cut: tears the suspended programs' pages; returns the pages torn.
   uint64_t cut_power(uint32_t die);
+  // Timeline at the end of the run: each group still suspended (FlashTimeline::suspended).
+  void trace_in_flight(FlashTimeline& timeline, const OpPool& pool) const;
 
   uint64_t suspensions() const { return suspensions_; }  // granted to reads
 
@@ -31,6 +35,7 @@ class SuspendResume {
   struct Die {
     std::vector<uint32_t> group;  // the program/erase group set aside
     sc_core::sc_time left;        // array time it still needs
+    sc_core::sc_time since;       // when it was suspended
   };
   bool enabled_;
   DieSequencer& sequencer_;
