@@ -1,4 +1,5 @@
 #include "cpu/iss_firmware.h"
+#include <dlfcn.h>
 #include <elf.h>
 #include <sys/mman.h>
 #include <cmath>
@@ -10,6 +11,59 @@
 #include <unicorn/unicorn.h>
 #include "target/mailbox.h"
 #include "target/params_codec.h"
+
+// ---- Unicorn 2.0.1's store path, made cheap (issue 20: ISS speed)
+// Unicorn 2.0.1 (Debian 12's libunicorn) never marks RAM dirty, so every guest store takes
+// QEMU's notdirty_write slow path (fixed upstream after 2.0.1: unicorn-engine/unicorn#1970,
+// #2337). There, page_collection_lock builds a GTree of the written page's TBs (two
+// mallocs) and page_collection_unlock frees it again: two thirds of the host's time per
+// store. On Arm the collection is never read: Unicorn compiled out its page locks, and only
+// targets with TARGET_HAS_PRECISE_SMC (x86, s390x) use it; tb_invalidate_phys_page_fast,
+// which still runs for every store, finds and invalidates translated code on the written
+// page without it. So this process defines the two Arm functions itself (the executable's
+// definitions come before the library's: libunicorn calls them through its PLT) as the
+// empty lock they are on Arm. Only for the library this was checked against (2.0.1,
+// also at run time); any other version gets the library's own functions.
+#if UC_API_MAJOR == 2 && UC_API_MINOR == 0 && UC_API_PATCH == 1
+namespace {
+using PageCollectionLock = void* (*)(uc_struct*, uint64_t, uint64_t);
+using PageCollectionUnlock = void (*)(void*);
+// Set by the first IssFirmware, before any guest code runs (the only caller is the core).
+bool page_collection_shortcut = false;
+PageCollectionLock real_page_collection_lock = nullptr;
+PageCollectionUnlock real_page_collection_unlock = nullptr;
+uint64_t empty_page_collection = 0;
+void init_page_collection_shortcut() {
+  if (real_page_collection_lock) return;
+  real_page_collection_lock = reinterpret_cast<PageCollectionLock>(dlsym(RTLD_NEXT, "page_collection_lock_arm"));
+  real_page_collection_unlock = reinterpret_cast<PageCollectionUnlock>(dlsym(RTLD_NEXT, "page_collection_unlock_arm"));
+  unsigned major = 0, minor = 0;
+  const unsigned full = uc_version(&major, &minor);
+  page_collection_shortcut = major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1;
+}
+}  // namespace
+extern "C" {
+void* page_collection_lock_arm(uc_struct* uc, uint64_t start, uint64_t end) {
+  if (page_collection_shortcut || !real_page_collection_lock) return &empty_page_collection;
+  return real_page_collection_lock(uc, start, end);
+}
+void page_collection_unlock_arm(void* set) {
+  if (set != &empty_page_collection) real_page_collection_unlock(set);
+}
+}
+namespace {
+// Whether libunicorn's calls reach the definitions above (the executable exports them).
+bool store_shortcut_in_use() {
+  return page_collection_shortcut &&
+         dlsym(RTLD_DEFAULT, "page_collection_lock_arm") == reinterpret_cast<void*>(&page_collection_lock_arm);
+}
+}  // namespace
+#else
+namespace {
+void init_page_collection_shortcut() {}
+bool store_shortcut_in_use() { return false; }
+}  // namespace
+#endif
 
 namespace ufs {
 
@@ -52,6 +106,8 @@ const char* IssFirmware::kind_name(size_t kind) {
                                             "power_up",   "recover",  "precondition", "visit_stats"};
   return kind < kKinds ? names[kind] : "event";
 }
+
+bool IssFirmware::store_shortcut() { return store_shortcut_in_use(); }
 
 void IssFirmware::fail(const std::string& what) const {
   throw std::runtime_error("cpu.model=iss: " + what);
@@ -108,6 +164,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
     fail(options.elf + ": fw_start, fw_entry, fw_halt or fw_heap_top missing (not built from firmware/target?)");
 
   // ---- the core and its memory map
+  init_page_collection_shortcut();
   if (uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc_) != UC_ERR_OK) fail("Unicorn cannot open an Arm core");
   // Cortex-R5F: Unicorn's ARMv7-R core; the Cortex-R8 the firmware is built for runs the same
   // ARMv7-R instruction set (it differs in pipeline and caches, which the cost model covers).

@@ -72,6 +72,9 @@ class IssFirmware : public FirmwareEvents {
   const std::array<KindCounters, kKinds>& counters() const { return counters_; }
   static const char* kind_name(size_t kind);
   uint64_t heap_used_bytes() const;
+  // Whether guest stores skip Unicorn 2.0.1's per-store page collection in this process
+  // (iss_firmware.cpp says why that is safe on Arm); false with any other Unicorn.
+  static bool store_shortcut();
 
  private:
   struct Memory;
