@@ -6,6 +6,7 @@
 // and every event delivered, with its time, must be identical, call by call.
 #include <catch2/catch.hpp>
 #include <sys/resource.h>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -218,6 +219,9 @@ struct Result {
   std::map<std::string, uint64_t> calls;
   uint64_t completed = 0, bad = 0;
   IssFirmware::KindCounters command_cost;  // ISS only
+  std::array<IssFirmware::KindCounters, IssFirmware::kKinds> cost{};  // ISS only, every kind
+  uint64_t fast_forwarded = 0;              // ISS only
+  int fast_loops_found = 0;                 // ISS only
   std::map<std::string, std::string> stats;  // the firmware's statistics at the end (visit_stats)
 };
 
@@ -237,7 +241,14 @@ struct StatsText : StatsVisitor {
   void text(const char* k, const std::string& v, const char*) override { out[k] = v; }
 };
 
-Result run(const Scenario& s, bool on_iss) {
+// How the ISS runs (on_iss): the firmware's own cost (the differential tests) or measured.
+struct IssMode {
+  bool native_cost = true;
+  bool fast_loops = true;
+  uint32_t sram_wait_cycles = 0;
+};
+
+Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
   FakePlatform hw(s.geo, s.params.data_buffer_kib / 4);
   hw.crypto_on = true;
   Tap tap(hw);
@@ -249,7 +260,10 @@ Result run(const Scenario& s, bool on_iss) {
     if (on_iss) {
       IssOptions o;
       o.elf = UFS_FIRMWARE_ELF;
-      o.native_cost = true;
+      o.native_cost = mode.native_cost;
+      o.fast_loops = mode.fast_loops;
+      o.sram_wait_cycles = mode.sram_wait_cycles;
+      o.mailbox_wait_cycles = 12;
       o.heap_mib = 64;
       fw.iss = std::make_unique<IssFirmware>(tap, s.params, s.geo, o);
     } else {
@@ -335,7 +349,12 @@ Result run(const Scenario& s, bool on_iss) {
     for (uint8_t t = 0; t < 8; ++t) issue(t);
     hw.run();
   }
-  if (fw.iss) out.command_cost = fw.iss->counters()[size_t(mailbox::Event::Command)];
+  if (fw.iss) {
+    out.command_cost = fw.iss->counters()[size_t(mailbox::Event::Command)];
+    out.cost = fw.iss->counters();
+    out.fast_forwarded = fw.iss->fast_forwarded_instructions();
+    out.fast_loops_found = fw.iss->fast_loops_found();
+  }
   StatsText st(out.stats);
   if (fw.iss) fw.iss->visit_stats(st);
   else fw.native->visit_stats(st);
@@ -445,6 +464,49 @@ TEST_CASE("ISS vs native: WriteBooster and a sudden power-off with recovery, ide
   CHECK(r.calls.at("slc op") > 0);
   CHECK(r.calls.at("power_cut") == 1);
   CHECK(r.calls.at("ev_power_up") == 2);
+}
+
+// The C library's byte loops done by the host (IssOptions::fast_loops) must leave the run
+// exactly as the core running every iteration does: with measured cost (instructions x cpi,
+// mailbox and SRAM wait states) the same calls at the same times, the same instructions and
+// cycles per event kind, the same statistics. The fast run is the power-cut scenario's
+// second build too (a fresh core recovering from the NAND).
+TEST_CASE("ISS: the byte loops at host speed leave the run identical, instruction for instruction", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.commands = 1500;
+  s.precondition_blocks = 4096;
+  s.power_cut_after = 900;
+  IssMode fast{false, true, 2};
+  IssMode slow{false, false, 2};
+  const Result a = run(s, true, fast);
+  const Result b = run(s, true, slow);
+  CHECK(a.fast_loops_found == 4);  // memcpy, memmove up and down, memset: picolibc's code
+  CHECK(b.fast_forwarded == 0);
+  CHECK(a.fast_forwarded > 100000);
+  size_t first = 0;
+  while (first < a.log.size() && first < b.log.size() && a.log[first] == b.log[first]) ++first;
+  INFO("lines: fast " << a.log.size() << ", slow " << b.log.size() << "; first difference at line " << first
+                      << "\n fast: " << (first < a.log.size() ? a.log[first] : "(end)")
+                      << "\n slow: " << (first < b.log.size() ? b.log[first] : "(end)"));
+  CHECK(first == b.log.size());
+  CHECK(a.log.size() == b.log.size());
+  CHECK(a.completed == b.completed);
+  CHECK(a.completed > 1400);  // (commands in flight at the cut get no response)
+  for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
+    INFO(IssFirmware::kind_name(k));
+    CHECK(a.cost[k].entries == b.cost[k].entries);
+    CHECK(a.cost[k].instructions == b.cost[k].instructions);
+    CHECK(a.cost[k].max_instructions == b.cost[k].max_instructions);
+    CHECK(a.cost[k].cycles == b.cost[k].cycles);
+    CHECK(a.cost[k].max_cycles == b.cost[k].max_cycles);
+    CHECK(a.cost[k].crossings == b.cost[k].crossings);
+  }
+  CHECK(a.cost[size_t(mailbox::Event::Command)].instructions > 0);
+  CHECK(a.stats == b.stats);
+  INFO(covered(b));
+  CHECK(b.calls.at("power_cut") == 1);
 }
 
 // Debian 12's Unicorn (2.0.1) takes every guest store through a page collection that Arm

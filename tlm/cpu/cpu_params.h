@@ -26,6 +26,7 @@ struct CpuParams {
   uint32_t mailbox_wait_cycles = 12;  // a HAL call's doorbell store: an AXI write to a peripheral
   uint32_t sram_wait_cycles = 0;      // per heap access: 0 = the heap sits in TCM-speed SRAM
   uint32_t iss_heap_mib = 256;        // RAM the firmware's heap may use
+  bool iss_fast_loops = true;         // the C library's byte loops at host speed, counted as executed
 
   template <class B>
   void bind_iss(B& b) {
@@ -36,6 +37,9 @@ struct CpuParams {
     b("mailbox_wait_cycles", mailbox_wait_cycles, "cycles", "iss: wait states of one HAL call's doorbell access");
     b("sram_wait_cycles", sram_wait_cycles, "cycles", "iss: wait states per firmware heap (SRAM) access");
     b("iss_heap_mib", iss_heap_mib, "MiB", "iss: RAM for the firmware's heap; the run fails when it is exhausted");
+    b("iss_fast_loops", iss_fast_loops, "",
+      "iss: the C library's byte loops (memcpy, memmove, memset) done by the host, their instructions counted as "
+      "executed (same run, faster); false runs every iteration on the core");
   }
 
   template <class B>

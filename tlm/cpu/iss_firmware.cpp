@@ -140,6 +140,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
     std::memcpy(mem_->code.data() + (ph.p_paddr - kCodeBase), elf.data() + ph.p_offset, ph.p_filesz);
   }
   in_file(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf32_Shdr));
+  std::vector<std::pair<std::string, uint32_t>> functions;  // the C library's byte loops
   for (unsigned i = 0; i < eh.e_shnum; ++i) {
     Elf32_Shdr sh;
     std::memcpy(&sh, elf.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
@@ -154,6 +155,8 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       if (sym.st_name >= strtab.sh_size) continue;
       const char* name = reinterpret_cast<const char*>(elf.data() + strtab.sh_offset + sym.st_name);
       const uint32_t thumbless = sym.st_value & ~1u;
+      if (!std::strcmp(name, "memcpy") || !std::strcmp(name, "memmove") || !std::strcmp(name, "memset"))
+        functions.emplace_back(name, thumbless);
       if (!std::strcmp(name, "fw_entry")) entry_ = thumbless;
       else if (!std::strcmp(name, "fw_halt")) halt_ = thumbless;
       else if (!std::strcmp(name, "fw_start")) start_ = thumbless;
@@ -188,14 +191,20 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   uc_ctl_exits_enable(uc_);
   uint64_t exits[1] = {halt_};
   if (uc_ctl_set_exits(uc_, exits, 1) != UC_ERR_OK) fail("Unicorn cannot set the core's exit");
-  // The executed-instruction count only matters for measured cost: no hooks otherwise.
+  // The executed-instruction count only matters for measured cost: no hooks otherwise
+  // but on the byte loops' own blocks (a block hook bounded to them is only compiled into
+  // those blocks).
+  if (options.fast_loops) find_loops(functions);
+  uc_hook h;
   if (!options.native_cost) {
     block_instructions_.assign(kCodeBytes / 2, 0);
-    uc_hook h;
     uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_block), this, 1, 0);
     if (options.sram_wait_cycles)
       uc_hook_add(uc_, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&IssFirmware::on_sram), this,
                   kHeapBase, kHeapBase + mem_->heap_bytes - 1);
+  } else {
+    for (const uint32_t at : loop_at_)
+      if (at) uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_loop), this, at, at);
   }
 
   // ---- reset, then Boot with the parameters
@@ -298,6 +307,144 @@ void IssFirmware::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
   uint32_t& known = me->block_instructions_[address >> 1];
   if ((known >> 16) != size) known = size << 16 | thumb_instructions(me->mem_->code.data() + address, size);
   me->instructions_ += known & 0xffff;
+  if (address == me->loop_at_[kCopy] || address == me->loop_at_[kSet] || address == me->loop_at_[kMoveUp] ||
+      address == me->loop_at_[kMoveDown])
+    if (address) me->fast_forward(uint32_t(address));
+}
+
+void IssFirmware::on_loop(uc_struct*, uint64_t address, uint32_t, void* self) {
+  static_cast<IssFirmware*>(self)->fast_forward(uint32_t(address));
+}
+
+// ---- the C library's byte loops at host speed (IssOptions::fast_loops)
+// Debian's picolibc copies and fills a byte per iteration: 4-5 instructions and a guest
+// store per byte, three quarters of all the instructions the firmware executes (its L2P map
+// runs move with memmove). Each loop is recognised by its exact code (any other library
+// keeps running on the core); when a block that starts an iteration is entered with k + 1
+// iterations to go, the host does the first k of them at once and leaves the registers as
+// those iterations leave them, and the block runs the last one. Memory, registers and
+// flags afterwards are what the core would have produced; the skipped iterations'
+// instructions and heap accesses are counted as if executed, so the modelled time is the
+// same too.
+namespace {
+struct LoopCode {
+  const char* function;
+  uint32_t block;  // offset of the block that starts an iteration
+  std::vector<uint16_t> code;
+};
+const LoopCode kLoopCode[] = {
+    // memcpy: r1 source, r2 its end, r3 the last byte written; ldrb r4,[r1],#1; strb r4,[r3,#1]!; cmp r1,r2; bne
+    {"memcpy", 0x0e,
+     {0x440a, 0x4291, 0xf100, 0x33ff, 0xd100, 0x4770, 0xb510, 0xf811, 0x4b01, 0xf803, 0x4f01, 0x4291, 0xd1f9, 0xbd10}},
+    // memmove upwards: r1 source, r4 its end, r3 the last byte written; ldrb r2,[r1],#1; strb r2,[r3,#1]!; b; cmp r1,r4; beq
+    // memmove downwards: r3 source end, r2 destination end, r1 destination; ldrb r4,[r3,#-1]!; strb r4,[r2,#-1]!; b; cmp r2,r1; bne
+    {"memmove", 0x16, {0x4288, 0xb510, 0xeb01, 0x0402, 0xd902, 0x4623, 0x4284, 0xd807, 0x1e43, 0x42a1, 0xd008,
+                       0xf811, 0x2b01, 0xf803, 0x2f01, 0xe7f8, 0x4601, 0x4402, 0x428a, 0xd100, 0xbd10, 0xf813,
+                       0x4d01, 0xf802, 0x4d01, 0xe7f7}},
+    // memset: r1 the value, r2 the end, r3 the next byte; strb r1,[r3],#1; b; cmp r3,r2; bne
+    {"memset", 0x0a, {0x4603, 0x4402, 0x4293, 0xd100, 0x4770, 0xf803, 0x1b01, 0xe7f9}},
+};
+constexpr uint32_t kMoveDownBlock = 0x2a;  // memmove's second loop
+
+// Byte by byte upwards / downwards, as the loops do (differs from memmove only when the
+// ranges overlap the other way).
+void bytes_up(uint8_t* d, const uint8_t* s, uint32_t n) {
+  if (d <= s || d >= s + n) std::memmove(d, s, n);
+  else
+    for (uint32_t i = 0; i < n; ++i) d[i] = s[i];
+}
+void bytes_down(uint8_t* d_end, const uint8_t* s_end, uint32_t n) {
+  if (d_end >= s_end || d_end <= s_end - n) std::memmove(d_end - n, s_end - n, n);
+  else
+    for (uint32_t i = 1; i <= n; ++i) d_end[-int64_t(i)] = s_end[-int64_t(i)];
+}
+}  // namespace
+
+void IssFirmware::find_loops(const std::vector<std::pair<std::string, uint32_t>>& functions) {
+  for (const auto& [name, at] : functions)
+    for (const LoopCode& l : kLoopCode) {
+      if (name != l.function || at + l.code.size() * 2 > kCodeBytes) continue;
+      bool same = true;
+      for (size_t i = 0; i < l.code.size() && same; ++i)
+        same = uint16_t(mem_->code[at + 2 * i] | mem_->code[at + 2 * i + 1] << 8) == l.code[i];
+      if (!same) continue;
+      if (name == "memcpy") loop_at_[kCopy] = at + l.block;
+      if (name == "memset") loop_at_[kSet] = at + l.block;
+      if (name == "memmove") {
+        loop_at_[kMoveUp] = at + l.block;
+        loop_at_[kMoveDown] = at + kMoveDownBlock;
+      }
+    }
+}
+
+int IssFirmware::fast_loops_found() const {
+  int n = 0;
+  for (const uint32_t at : loop_at_) n += at != 0;
+  return n;
+}
+
+uint8_t* IssFirmware::ram(uint32_t address, uint64_t bytes, bool write) {
+  auto inside = [&](uint32_t base, uint64_t size) { return address >= base && address - base + bytes <= size; };
+  if (inside(kHeapBase, mem_->heap_bytes)) return mem_->heap + (address - kHeapBase);
+  if (inside(kDataBase, kDataBytes)) return mem_->data.data() + (address - kDataBase);
+  if (inside(kMailboxBase, kMailboxBytes)) return mem_->window.data() + (address - kMailboxBase);
+  // Stores into the code stay on the core (its translated blocks must see them).
+  if (!write && inside(kCodeBase, kCodeBytes)) return mem_->code.data() + (address - kCodeBase);
+  return nullptr;
+}
+
+void IssFirmware::fast_forward(uint32_t address) {
+  auto reg = [&](int r) {
+    uint32_t v = 0;
+    uc_reg_read(uc_, r, &v);
+    return v;
+  };
+  auto set = [&](int r, uint32_t v) { uc_reg_write(uc_, r, &v); };
+  auto in_heap = [&](uint32_t a) { return a >= kHeapBase && a - kHeapBase < mem_->heap_bytes; };
+  uint32_t skip = 0, per = 0, heap = 0;  // iterations done here, instructions and heap accesses each
+  if (address == loop_at_[kCopy] || address == loop_at_[kMoveUp]) {
+    const bool copy = address == loop_at_[kCopy];
+    const uint32_t src = reg(UC_ARM_REG_R1), end = reg(copy ? UC_ARM_REG_R2 : UC_ARM_REG_R4);
+    const uint32_t dst = reg(UC_ARM_REG_R3) + 1;
+    if (end - src < 2) return;
+    skip = end - src - 1;
+    const uint8_t* s = ram(src, skip, false);
+    uint8_t* d = ram(dst, skip, true);
+    if (!s || !d) return;
+    bytes_up(d, s, skip);
+    set(UC_ARM_REG_R1, src + skip);
+    set(UC_ARM_REG_R3, dst - 1 + skip);
+    per = copy ? 4 : 5;
+    heap = in_heap(src) + in_heap(dst);
+  } else if (address == loop_at_[kMoveDown]) {
+    const uint32_t dst_start = reg(UC_ARM_REG_R1), dst_end = reg(UC_ARM_REG_R2), src_end = reg(UC_ARM_REG_R3);
+    if (dst_end - dst_start < 2) return;
+    skip = dst_end - dst_start - 1;
+    uint8_t* d = ram(dst_end - skip, skip, true);
+    const uint8_t* s = ram(src_end - skip, skip, false);
+    if (!s || !d) return;
+    bytes_down(d + skip, s + skip, skip);
+    set(UC_ARM_REG_R2, dst_end - skip);
+    set(UC_ARM_REG_R3, src_end - skip);
+    per = 5;
+    heap = in_heap(src_end - 1) + in_heap(dst_end - 1);
+  } else if (address == loop_at_[kSet]) {
+    const uint32_t next = reg(UC_ARM_REG_R3), end = reg(UC_ARM_REG_R2);
+    if (end - next < 2) return;
+    skip = end - next - 1;
+    uint8_t* d = ram(next, skip, true);
+    if (!d) return;
+    std::memset(d, int(reg(UC_ARM_REG_R1) & 0xff), skip);
+    set(UC_ARM_REG_R3, next + skip);
+    per = 4;
+    heap = in_heap(next);
+  } else {
+    return;
+  }
+  fast_forwarded_ += uint64_t(skip) * per;
+  if (options_.native_cost) return;  // (nothing counted: the firmware's charge_cycles are the cost)
+  instructions_ += uint64_t(skip) * per;
+  if (options_.sram_wait_cycles) sram_accesses_ += uint64_t(skip) * heap;
 }
 
 void IssFirmware::on_sram(uc_struct*, int, uint64_t, int, int64_t, void* self) {

@@ -33,6 +33,10 @@ struct IssOptions {
   double cpi = 1.0;                // core cycles per executed instruction
   uint32_t mailbox_wait_cycles = 0;  // per HAL call (the doorbell store on the peripheral bus)
   uint32_t sram_wait_cycles = 0;   // per heap (SRAM) access; code, data and stack sit in TCM (0)
+  // Run the C library's byte loops (memcpy, memmove, memset) at host speed: the host does
+  // what the loop's remaining iterations would do (same memory, registers and flags after)
+  // and counts the instructions and heap accesses they would execute. Same run either way.
+  bool fast_loops = true;
 };
 
 class IssFirmware : public FirmwareEvents {
@@ -75,6 +79,10 @@ class IssFirmware : public FirmwareEvents {
   // Whether guest stores skip Unicorn 2.0.1's per-store page collection in this process
   // (iss_firmware.cpp says why that is safe on Arm); false with any other Unicorn.
   static bool store_shortcut();
+  // Instructions the byte loops would have executed that the host did instead (fast_loops),
+  // and how many of the library's loops it recognised in the ELF (of 4).
+  uint64_t fast_forwarded_instructions() const { return fast_forwarded_; }
+  int fast_loops_found() const;
 
  private:
   struct Memory;
@@ -87,6 +95,16 @@ class IssFirmware : public FirmwareEvents {
   static uint64_t on_doorbell_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
   static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
   static void on_sram(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+  static void on_loop(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+
+  // The C library's byte loops (picolibc's memcpy, memmove both ways, memset), found in the
+  // ELF by their exact code: each is the block starting a loop iteration.
+  enum Loop { kCopy, kMoveUp, kMoveDown, kSet, kLoops };
+  std::array<uint32_t, kLoops> loop_at_{};  // block address; 0 = not found (runs on the core)
+  void find_loops(const std::vector<std::pair<std::string, uint32_t>>& functions);
+  void fast_forward(uint32_t address);
+  uint8_t* ram(uint32_t address, uint64_t bytes, bool write);  // nullptr unless wholly in one RAM
+  uint64_t fast_forwarded_ = 0;
 
   Hal& hal_;
   IssOptions options_;
