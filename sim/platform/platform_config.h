@@ -16,6 +16,7 @@
 #include "memory/memory_params.h"
 #include "nand/nand_params.h"
 #include "platform/fault_params.h"
+#include "power/energy_model.h"
 
 namespace ufs {
 
@@ -34,6 +35,7 @@ struct PlatformConfig {
   HostMemoryParams host_memory;  // the phone's memory and apps (off unless host_memory.enabled)
   LogParams log;
   FaultParams fault;
+  EnergyParams energy;  // "<block>.energy" and "power" sections (tlm/power/energy_params.h)
 
   // Binds every section; throws ConfigError naming the key on any problem. Everything that
   // can be checked is checked here, before elaboration builds the platform.
@@ -57,6 +59,13 @@ struct PlatformConfig {
     tree.bind_section("host_memory", host_memory);
     tree.bind_section("log", log);
     tree.bind_section("fault", fault);
+    tree.bind_section("nand.energy", energy.nand);
+    tree.bind_section("fcc.energy", energy.channel);
+    tree.bind_section("link.energy", energy.link);
+    tree.bind_section("cpu.energy", energy.cpu);
+    tree.bind_section("memory.energy", energy.sram);
+    tree.bind_section("crypto.energy", energy.crypto);
+    tree.bind_section("power", energy.power);
     // fWBBufferFlushDuringHibernate flushes while the link is in Hibern8: the link's auto-hibernate.
     firmware.writebooster.hibernate_idle_us = link.hibernate_idle_us;
     check_platform();

@@ -103,6 +103,7 @@ RunStatistics::BusySnapshot RunStatistics::busy_at(const UfsPlatform& p, uint64_
 
 void RunStatistics::mark_busy_start(const UfsPlatform& platform) {
   busy_at_start_ = busy_at(platform, uint64_t(sc_core::sc_time_stamp().value()));
+  energy_at_start_ = EnergyCollector::sample(platform, uint64_t(sc_core::sc_time_stamp().value()));
 }
 
 nlohmann::json RunStatistics::utilisation_json(const UfsPlatform& p, const BusySnapshot& from, const BusySnapshot& to,
@@ -206,6 +207,10 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
                  {"hibernated_ms", h.hibernated.to_seconds() * 1e3},
                  {"wake_up_delay_ms", h.exit_delay.to_seconds() * 1e3}};
   }
+
+  // Energy of the measured phase (issue 22): the energy model over the blocks' counters.
+  j["energy"] = EnergyCollector::to_json(p, energy_at_start_, EnergyCollector::sample(p, end_ps), total,
+                                         bytes_[0] + bytes_[1]);
 
   // The firmware's figures: every part walks its own (DeviceFirmware::visit_stats).
   JsonStats firmware_stats(j);

@@ -12,6 +12,7 @@
 #include "output/idle_arrival_counter.h"
 #include "output/latency_histogram.h"
 #include "output/time_series.h"
+#include "platform/energy_collector.h"
 #include "scoreboard.h"
 
 namespace ufs {
@@ -53,6 +54,7 @@ class RunStatistics : public HostObserver {
                                          double window_s);
 
   BusySnapshot busy_at_start_;
+  EnergyCounters energy_at_start_;
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];
   std::map<uint32_t, LatencyHistogram> by_stream_;

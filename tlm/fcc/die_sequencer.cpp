@@ -43,6 +43,11 @@ void DieSequencer::start(uint32_t die, const sc_time& at) {
   }
 }
 
+const char* DieSequencer::array_kind_name(int kind) {
+  static const char* const kNames[kArrayKinds] = {"read", "read_slc", "program", "program_slc", "erase"};
+  return kind >= 0 && kind < kArrayKinds ? kNames[kind] : "?";
+}
+
 void DieSequencer::book_array(uint32_t die, const sc_time& start, const sc_time& end, const sc_time& busy) {
   Die& d = dies_[die];
   d.array_start = start;
@@ -83,6 +88,7 @@ void DieSequencer::start_read(uint32_t die, const sc_time& start) {
   }
   const sc_time array_start = later(cursor, d.register_free_at);
   book_array(die, array_start, array_start + t_r, t_r);
+  count_array(array_kind(parts_.pool[d.active[0]].op), t_r);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Read);
   signal_end(die, FccEvent::Kind::ArrayDone);
 }
@@ -163,6 +169,7 @@ void DieSequencer::start_program(uint32_t die, const sc_time& start) {
   }
   const sc_time array_start = parts_.budget.book(die, cursor, t_prog);
   book_array(die, array_start, array_start + t_prog, t_prog);
+  count_array(array_kind(parts_.pool[d.active[0]].op), t_prog);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Program);
   signal_end(die, FccEvent::Kind::Finish);
   try_cache_program(die);
@@ -210,6 +217,7 @@ void DieSequencer::start_cached_program(uint32_t die) {
       parts_.topology.die(die).program_time(slot.op.address, std::max(1u, slot.op.page_count), slot.op.slc);
   const sc_time start = parts_.budget.book(die, later(sim_now(), d.cached_ready), t_prog);
   book_array(die, start, start + t_prog, t_prog);
+  count_array(array_kind(slot.op), t_prog);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Program);
   signal_end(die, FccEvent::Kind::Finish);
 }
@@ -225,6 +233,7 @@ void DieSequencer::start_erase(uint32_t die, const sc_time& start) {
   }
   const sc_time t_bers = parts_.topology.die(die).erase_time();
   book_array(die, cursor, cursor + t_bers, t_bers);
+  count_array(kArrayErase, t_bers);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Erase);
   signal_end(die, FccEvent::Kind::Finish);
 }
@@ -259,6 +268,8 @@ void DieSequencer::start_copy_back(uint32_t die, const sc_time& start) {
   }
   const sc_time prog_start = parts_.budget.book(die, ch.reserve(prog_earliest, cmd) + cmd, t_p);
   book_array(die, prog_start, prog_start + t_p, t_r + t_p);
+  count_array(op.slc ? kArrayReadSlc : kArrayRead, t_r);
+  count_array(op.slc ? kArrayProgramSlc : kArrayProgram, t_p);
   if (parts_.timeline.on()) {
     parts_.timeline.bus(d.channel, "copy-back cmd", read_start - cmd, cmd, slot, 0);
     parts_.timeline.bus(d.channel, "copy-back cmd", prog_start - cmd, cmd, slot, 0);
@@ -307,6 +318,7 @@ sc_time DieSequencer::set_aside(uint32_t die, std::vector<uint32_t>& into) {
   // The group's Finish is void; the array time it still needs is no longer booked.
   const sc_time left = d.array_end - now;
   d.array_busy -= left;
+  array_time_[size_t(array_kind(parts_.pool[d.active[0]].op))] -= left;  // resume() books it again
   d.busy_to = now;
   const OpSlot& lead = parts_.pool[d.active[0]];
   if (lead.op.opcode == FlashOpcode::Program) parts_.budget.end(die, now);
@@ -327,6 +339,7 @@ sc_time DieSequencer::resume(uint32_t die, std::vector<uint32_t>& group, const s
   sc_time start = later(later(sim_now(), d.free_at), d.cache_free_at);
   if (opcode == FlashOpcode::Program) start = parts_.budget.book(die, start, length);
   book_array(die, start, start + length, left);
+  count_array(array_kind(parts_.pool[d.active[0]].op), left, 0);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, opcode, true);
   signal_end(die, FccEvent::Kind::Finish);
   return start;

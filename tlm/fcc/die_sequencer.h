@@ -79,6 +79,14 @@ class DieSequencer {
   sc_core::sc_time busy_until(uint32_t die, const sc_core::sc_time& t) const;
   const sc_core::sc_time& queue_wait() const { return queue_wait_; }  // dispatch - arrival, summed
   uint64_t status_polls() const { return status_polls_; }
+  // Array time booked per kind of array operation, summed over dies (the energy model's
+  // input: each kind draws its own current). An operation counts when its array phase is
+  // booked; a suspended program or erase gives back the time it did not run. A multi-plane
+  // group counts once (one array phase); copy-back counts its tR as read, its tPROG as program.
+  enum ArrayKind : int { kArrayRead, kArrayReadSlc, kArrayProgram, kArrayProgramSlc, kArrayErase, kArrayKinds };
+  static const char* array_kind_name(int kind);
+  const sc_core::sc_time& array_time(int kind) const { return array_time_[size_t(kind)]; }
+  uint64_t array_ops(int kind) const { return array_ops_[size_t(kind)]; }
 
  private:
   struct Die {
@@ -121,6 +129,19 @@ class DieSequencer {
   std::vector<uint32_t> finishing_;
   sc_core::sc_time queue_wait_;
   uint64_t status_polls_ = 0;
+  sc_core::sc_time array_time_[kArrayKinds];
+  uint64_t array_ops_[kArrayKinds] = {};
+  void count_array(int kind, const sc_core::sc_time& t, uint64_t ops = 1) {
+    array_time_[size_t(kind)] += t;
+    array_ops_[size_t(kind)] += ops;
+  }
+  static int array_kind(const FlashOp& op) {
+    switch (op.opcode) {
+      case FlashOpcode::Read: return op.slc ? kArrayReadSlc : kArrayRead;
+      case FlashOpcode::Erase: return kArrayErase;
+      default: return op.slc ? kArrayProgramSlc : kArrayProgram;
+    }
+  }
 };
 
 }  // namespace ufs

@@ -107,6 +107,9 @@ class FlashController : public sc_core::sc_module {
   // Program/erase suspensions granted to reads.
   uint64_t suspensions() const { return suspend_.suspensions(); }
   uint64_t status_polls() const { return sequencer_.status_polls(); }
+  // Array time and operations per kind (DieSequencer::ArrayKind), summed over dies.
+  const sc_core::sc_time& array_time(int kind) const { return sequencer_.array_time(kind); }
+  uint64_t array_ops(int kind) const { return sequencer_.array_ops(kind); }
   // Power budget (max_concurrent_programs): programs whose array phase waited for a slot,
   // and the time they waited in all.
   uint64_t power_budget_delays() const { return budget_.delays(); }

@@ -150,6 +150,17 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   delay = end - now;  // the sender is done with it when its last bit has left
 }
 
+UniproLink::HibernateStats UniproLink::hibernate_stats_until(const sc_time& t) const {
+  HibernateStats h = hibernate_;
+  if (!params_.hibernate_idle_us || outstanding_ != 0) return h;
+  const sc_time enter = idle_since_ + sc_time(double(params_.hibernate_idle_us), sc_core::SC_US);
+  if (t > enter) {
+    ++h.entries;
+    h.hibernated += t - enter;
+  }
+  return h;
+}
+
 void UniproLink::wake_if_hibernated(sc_time& ready) {
   const sc_time idle(double(params_.hibernate_idle_us), sc_core::SC_US);
   if (ready < idle_since_ + idle) return;

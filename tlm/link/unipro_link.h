@@ -74,6 +74,9 @@ class UniproLink : public sc_core::sc_module {
     sc_core::sc_time exit_delay;
   };
   const HibernateStats& hibernate_stats() const { return hibernate_; }
+  // The same up to `t` (t >= now), a stretch in Hibern8 at `t` included (it is counted
+  // at its wake-up otherwise): the energy model's link power states.
+  HibernateStats hibernate_stats_until(const sc_core::sc_time& t) const;
   // End of the last reserved serialisation on a direction.
   sc_core::sc_time next_free(Direction dir) const;
   // Busy time / elapsed simulated time.

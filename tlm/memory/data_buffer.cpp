@@ -34,6 +34,7 @@ void DataBuffer::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
       for (uint64_t i = 0; i < n; ++i) data[i] = stamps_[first + i];
     }
   }
+  (write ? written_bytes_ : read_bytes_) += len;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -20,6 +20,9 @@ class DataBuffer : public sc_core::sc_module {
 
   uint64_t sector_bytes() const { return stamps_.size() * kSectorBytes; }
   uint64_t byte_region_bytes() const { return bytes_.size(); }
+  // Bytes read and written through the socket (4 KiB per sector stamp): the energy model's SRAM traffic.
+  uint64_t bytes_read() const { return read_bytes_; }
+  uint64_t bytes_written() const { return written_bytes_; }
   // Direct access for tests and debugging (no timing).
   const SectorStamp& stamp_at(uint64_t address) const { return stamps_[address / kSectorBytes]; }
 
@@ -28,6 +31,7 @@ class DataBuffer : public sc_core::sc_module {
   std::vector<SectorStamp> stamps_;
   std::vector<uint8_t> bytes_;
   sc_core::sc_time latency_;
+  uint64_t read_bytes_ = 0, written_bytes_ = 0;
 };
 
 }  // namespace ufs

@@ -1,0 +1,128 @@
+#include "platform/energy_collector.h"
+#include "platform/ufs_platform.h"
+
+namespace ufs {
+
+EnergyCounters EnergyCollector::sample(const UfsPlatform& p, uint64_t at_ps) {
+  const sc_core::sc_time t(double(at_ps), sc_core::SC_PS);
+  EnergyCounters c;
+  c.at_ps = at_ps;
+  for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
+    c.array_s[k] = p.fcc.array_time(k).to_seconds();
+    c.array_ops[k] = p.fcc.array_ops(k);
+  }
+  const FlashGeometry g = p.fcc.geometry();
+  for (uint32_t ch = 0; ch < g.channels; ++ch) c.channel_bytes += p.fcc.channel_bytes(ch);
+  c.cpu_busy_s = p.cpu.busy_until(t).to_seconds();
+  c.buffer_bytes = p.data_buffer.bytes_read() + p.data_buffer.bytes_written();
+  c.l2p_accesses = p.l2p_sram.reads() + p.l2p_sram.writes();
+  c.crypto_cycles = p.crypto.busy_cycles();
+  c.crypto_jobs = p.crypto.jobs_signed() + p.crypto.jobs_verified();
+  c.link_burst_s[0] = p.link.busy_until(UniproLink::kHostToDevice, t).to_seconds();
+  c.link_burst_s[1] = p.link.busy_until(UniproLink::kDeviceToHost, t).to_seconds();
+  const UniproLink::HibernateStats h = p.link.hibernate_stats_until(t);
+  c.link_hibern8_s = h.hibernated.to_seconds();
+  c.link_hibern8_entries = h.entries;
+  return c;
+}
+
+EnergyActivity EnergyCollector::activity(const UfsPlatform& p, const EnergyCounters& from, const EnergyCounters& to,
+                                         uint64_t ios, uint64_t bytes) {
+  const PlatformConfig& cfg = p.config();
+  EnergyActivity a;
+  a.window_s = to.at_ps > from.at_ps ? double(to.at_ps - from.at_ps) * 1e-12 : 0.0;
+  a.dies = p.fcc.geometry().dies();
+  auto d = [](double x, double y) { return y > x ? y - x : 0.0; };
+  auto du = [](uint64_t x, uint64_t y) { return y > x ? y - x : 0; };
+  a.nand_read_s = d(from.array_s[DieSequencer::kArrayRead], to.array_s[DieSequencer::kArrayRead]);
+  a.nand_read_slc_s = d(from.array_s[DieSequencer::kArrayReadSlc], to.array_s[DieSequencer::kArrayReadSlc]);
+  a.nand_program_s = d(from.array_s[DieSequencer::kArrayProgram], to.array_s[DieSequencer::kArrayProgram]);
+  a.nand_program_slc_s =
+      d(from.array_s[DieSequencer::kArrayProgramSlc], to.array_s[DieSequencer::kArrayProgramSlc]);
+  a.nand_erase_s = d(from.array_s[DieSequencer::kArrayErase], to.array_s[DieSequencer::kArrayErase]);
+  a.channel_bytes = du(from.channel_bytes, to.channel_bytes);
+  a.cpu_busy_s = d(from.cpu_busy_s, to.cpu_busy_s);
+  a.cpu_clock_mhz = cfg.cpu.clock_mhz;
+  a.buffer_bytes = du(from.buffer_bytes, to.buffer_bytes);
+  a.l2p_accesses = du(from.l2p_accesses, to.l2p_accesses);
+  a.sram_kib = uint64_t(cfg.memory.data_buffer_kib) + cfg.memory.l2p_sram_kib;
+  a.crypto_cycles = du(from.crypto_cycles, to.crypto_cycles);
+  a.crypto_clock_mhz = cfg.crypto.clock_mhz;
+  for (int dir = 0; dir < 2; ++dir) {
+    a.link_burst_s[dir] = d(from.link_burst_s[dir], to.link_burst_s[dir]);
+    a.link_lanes[dir] = dir == 0 ? cfg.link.h2d_lanes : cfg.link.d2h_lanes;
+    a.link_lane_rate_mbps[dir] = p.link.lane_rate_mbps(dir == 0 ? UniproLink::kHostToDevice : UniproLink::kDeviceToHost);
+  }
+  a.link_hibern8_s = d(from.link_hibern8_s, to.link_hibern8_s);
+  a.link_hibern8_entries = du(from.link_hibern8_entries, to.link_hibern8_entries);
+  a.ios = ios;
+  a.bytes = bytes;
+  return a;
+}
+
+nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounters& from, const EnergyCounters& to,
+                                        uint64_t ios, uint64_t bytes) {
+  using nlohmann::json;
+  const EnergyModel model(p.config().energy);
+  const EnergyActivity a = activity(p, from, to, ios, bytes);
+  const EnergyBreakdown b = model.breakdown(a);
+  const EnergySummary s = model.summary(a, b);
+  json j;
+  j["unit"] = "uJ";
+  json components = json::object(), blocks = json::object();
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
+    components[EnergyBreakdown::name(c)] = b.uj(c);
+    const char* block = EnergyBreakdown::block(c);
+    blocks[block] = blocks.value(block, 0.0) + b.uj(c);
+  }
+  j["components"] = components;
+  j["blocks"] = blocks;
+  j["total_uj"] = s.total_uj;
+  j["per_io_uj"] = s.per_io_uj;
+  j["per_byte_nj"] = s.per_byte_nj;
+  j["mean_power_mw"] = s.mean_power_mw;
+  j["supply_v"] = p.config().energy.power.supply_v;
+  j["mean_current_ma"] = s.mean_current_ma;
+  j["mb_per_s_per_ma"] = s.mb_per_s_per_ma;
+  // The power-state times and op counts behind the components (each component is its
+  // power times these, or its energy per count times these).
+  json states;
+  states["nand_read_s"] = a.nand_read_s;
+  states["nand_read_slc_s"] = a.nand_read_slc_s;
+  states["nand_program_s"] = a.nand_program_s;
+  states["nand_program_slc_s"] = a.nand_program_slc_s;
+  states["nand_erase_s"] = a.nand_erase_s;
+  states["nand_standby_die_s"] = b.nand_standby_s;
+  states["link_burst_h2d_s"] = a.link_burst_s[0];
+  states["link_burst_d2h_s"] = a.link_burst_s[1];
+  states["link_stall_h2d_s"] = b.link_stall_s[0];
+  states["link_stall_d2h_s"] = b.link_stall_s[1];
+  states["link_hibern8_s"] = a.link_hibern8_s;
+  states["link_hibern8_entries"] = a.link_hibern8_entries;
+  states["cpu_busy_s"] = a.cpu_busy_s;
+  states["cpu_idle_s"] = b.cpu_idle_s;
+  states["crypto_busy_s"] = b.crypto_busy_s;
+  states["crypto_idle_s"] = b.crypto_idle_s;
+  states["channel_bytes"] = a.channel_bytes;
+  states["buffer_bytes"] = a.buffer_bytes;
+  states["l2p_accesses"] = a.l2p_accesses;
+  states["crypto_cycles"] = a.crypto_cycles;
+  j["activity"] = states;
+  // Per NAND operation: array operations booked in the window and their mean energy.
+  json ops;
+  for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
+    const uint64_t n = to.array_ops[k] > from.array_ops[k] ? to.array_ops[k] - from.array_ops[k] : 0;
+    const double seconds = to.array_s[k] > from.array_s[k] ? to.array_s[k] - from.array_s[k] : 0.0;
+    const NandEnergyParams& e = p.config().energy.nand;
+    const double ma = k == DieSequencer::kArrayErase ? e.icc_erase_ma
+                      : (k == DieSequencer::kArrayRead || k == DieSequencer::kArrayReadSlc) ? e.icc_read_ma
+                                                                                             : e.icc_program_ma;
+    ops[DieSequencer::array_kind_name(k)] = {{"count", n}, {"uj_per_op", n ? ma * e.vcc_v * seconds * 1e3 / double(n) : 0.0}};
+  }
+  j["nand_ops"] = ops;
+  const uint64_t jobs = to.crypto_jobs > from.crypto_jobs ? to.crypto_jobs - from.crypto_jobs : 0;
+  j["crypto_uj_per_job"] = jobs ? b.uj(EnergyBreakdown::kCryptoActive) / double(jobs) : 0.0;
+  return j;
+}
+
+}  // namespace ufs

@@ -1,0 +1,185 @@
+// The energy model's arithmetic (tlm/power/energy_model.h), no kernel: conservation (the
+// components add up to the total), each component equal to its power state's time
+// integral or its count times its energy, the derived figures, parameter checks.
+#include <catch2/catch.hpp>
+#include <string>
+#include "power/energy_model.h"
+
+using namespace ufs;
+
+namespace {
+// A window with something in every component, numbers picked by hand.
+EnergyActivity busy_window() {
+  EnergyActivity a;
+  a.window_s = 0.5;
+  a.dies = 8;
+  a.nand_read_s = 0.40;
+  a.nand_read_slc_s = 0.05;
+  a.nand_program_s = 1.20;
+  a.nand_program_slc_s = 0.30;
+  a.nand_erase_s = 0.035;
+  a.channel_bytes = 1'000'000'000;
+  a.cpu_busy_s = 0.3;
+  a.cpu_clock_mhz = 600;
+  a.buffer_bytes = 2'000'000'000;
+  a.l2p_accesses = 100'000;
+  a.sram_kib = 5120;
+  a.crypto_cycles = 4'000'000;
+  a.crypto_clock_mhz = 400;
+  a.link_burst_s[0] = 0.2;
+  a.link_burst_s[1] = 0.1;
+  a.link_lanes[0] = 2;
+  a.link_lanes[1] = 2;
+  a.link_lane_rate_mbps[0] = 11660.8;
+  a.link_lane_rate_mbps[1] = 11660.8;
+  a.link_hibern8_s = 0.05;
+  a.link_hibern8_entries = 3;
+  a.ios = 10'000;
+  a.bytes = 1'000'000'000;
+  return a;
+}
+}  // namespace
+
+TEST_CASE("Energy: the components add up to the total", "[energy]") {
+  const EnergyModel model{EnergyParams{}};
+  const EnergyActivity a = busy_window();
+  const EnergyBreakdown b = model.breakdown(a);
+  double sum = 0;
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
+    CHECK(b.uj(c) >= 0);
+    sum += b.uj(c);
+  }
+  CHECK(b.total_uj() == Approx(sum).epsilon(1e-12));
+  CHECK(model.summary(a, b).total_uj == Approx(sum).epsilon(1e-12));
+  // Every component has a block, and every one is non-zero in this window.
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
+    INFO(EnergyBreakdown::name(c));
+    CHECK(std::string(EnergyBreakdown::block(c)) != "?");
+    CHECK(b.uj(c) > 0);
+  }
+}
+
+TEST_CASE("Energy: each component is its power state's time integral or its count times its energy", "[energy]") {
+  EnergyParams p;
+  const EnergyModel model{p};
+  const EnergyActivity a = busy_window();
+  const EnergyBreakdown b = model.breakdown(a);
+  // NAND: ICC x VCC x array time (mA x V x s = mJ; uJ = 1e3 x that).
+  CHECK(b.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 3.3 * 0.40 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandReadSlc) == Approx(20.0 * 3.3 * 0.05 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandProgram) == Approx(25.0 * 3.3 * 1.20 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandProgramSlc) == Approx(25.0 * 3.3 * 0.30 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandErase) == Approx(25.0 * 3.3 * 0.035 * 1e3));
+  // Standby: the dies' time outside array operations.
+  const double standby = 8 * 0.5 - (0.40 + 0.05 + 1.20 + 0.30 + 0.035);
+  CHECK(b.nand_standby_s == Approx(standby));
+  CHECK(b.uj(EnergyBreakdown::kNandStandby) == Approx(0.050 * 3.3 * standby * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kChannelIo) == Approx(36.0 * 1e9 * 1e-6));
+  // Link: burst power per lane = pJ/bit x lane rate; STALL the rest of the window outside Hibern8.
+  const double burst_mw = 3.0 * 11660.8 * 1e-3;
+  CHECK(model.burst_mw_per_lane(11660.8) == Approx(burst_mw));
+  CHECK(b.uj(EnergyBreakdown::kLinkBurst) == Approx(burst_mw * 2 * (0.2 + 0.1) * 1e3));
+  CHECK(b.link_stall_s[0] == Approx(0.5 - 0.2 - 0.05));
+  CHECK(b.link_stall_s[1] == Approx(0.5 - 0.1 - 0.05));
+  CHECK(b.uj(EnergyBreakdown::kLinkStall) == Approx(2.0 * 2 * (0.25 + 0.35) * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kLinkHibern8) == Approx(0.010 * 4 * 0.05 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kLinkTransitions) == Approx(3 * 5.0));
+  // Core: pJ per cycle x busy cycles; idle power the rest.
+  CHECK(b.uj(EnergyBreakdown::kCpuActive) == Approx(100.0 * 0.3 * 600e6 * 1e-6));
+  CHECK(b.cpu_idle_s == Approx(0.2));
+  CHECK(b.uj(EnergyBreakdown::kCpuIdle) == Approx(2.0 * 0.2 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kSramBuffer) == Approx(1.0 * 2e9 * 1e-6));
+  CHECK(b.uj(EnergyBreakdown::kSramL2p) == Approx(10.0 * 1e5 * 1e-6));
+  CHECK(b.uj(EnergyBreakdown::kSramLeakage) == Approx(1e-3 * 5120 * 0.5 * 1e3));
+  CHECK(b.crypto_busy_s == Approx(0.01));
+  CHECK(b.uj(EnergyBreakdown::kCryptoActive) == Approx(50.0 * 4e6 * 1e-6));
+  CHECK(b.uj(EnergyBreakdown::kCryptoIdle) == Approx(0.1 * 0.49 * 1e3));
+}
+
+TEST_CASE("Energy: a parameter scales its own component only", "[energy]") {
+  EnergyParams p;
+  const EnergyActivity a = busy_window();
+  const EnergyBreakdown base = EnergyModel(p).breakdown(a);
+  p.nand.icc_program_ma *= 2;
+  const EnergyBreakdown doubled = EnergyModel(p).breakdown(a);
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
+    INFO(EnergyBreakdown::name(c));
+    const bool program = c == EnergyBreakdown::kNandProgram || c == EnergyBreakdown::kNandProgramSlc;
+    CHECK(doubled.uj(c) == Approx(program ? 2 * base.uj(c) : base.uj(c)));
+  }
+}
+
+TEST_CASE("Energy: per I/O, per byte, mean power and throughput per mA", "[energy]") {
+  EnergyParams p;
+  p.power.supply_v = 2.0;
+  const EnergyModel model{p};
+  const EnergyActivity a = busy_window();
+  const EnergyBreakdown b = model.breakdown(a);
+  const EnergySummary s = model.summary(a, b);
+  CHECK(s.per_io_uj == Approx(b.total_uj() / 10'000));
+  CHECK(s.per_byte_nj == Approx(b.total_uj() * 1e3 / 1e9));
+  CHECK(s.mean_power_mw == Approx(b.total_uj() * 1e-3 / 0.5));
+  CHECK(s.mean_current_ma == Approx(s.mean_power_mw / 2.0));
+  CHECK(s.mb_per_s_per_ma == Approx((1e9 / 0.5 / 1e6) / s.mean_current_ma));
+}
+
+TEST_CASE("Energy: an empty window costs nothing and divides by nothing", "[energy]") {
+  const EnergyModel model{EnergyParams{}};
+  EnergyActivity a;
+  const EnergyBreakdown b = model.breakdown(a);
+  const EnergySummary s = model.summary(a, b);
+  CHECK(b.total_uj() == 0);
+  CHECK(s.per_io_uj == 0);
+  CHECK(s.per_byte_nj == 0);
+  CHECK(s.mean_power_mw == 0);
+  CHECK(s.mb_per_s_per_ma == 0);
+}
+
+TEST_CASE("Energy: an idle window is standby, STALL or Hibern8, idle core and leakage", "[energy]") {
+  const EnergyModel model{EnergyParams{}};
+  EnergyActivity a;
+  a.window_s = 2.0;
+  a.dies = 4;
+  a.link_lanes[0] = a.link_lanes[1] = 2;
+  a.link_hibern8_s = 1.5;
+  a.link_hibern8_entries = 1;
+  a.sram_kib = 1024;
+  const EnergyBreakdown b = model.breakdown(a);
+  CHECK(b.nand_standby_s == Approx(8.0));
+  CHECK(b.link_stall_s[0] == Approx(0.5));
+  CHECK(b.uj(EnergyBreakdown::kLinkHibern8) == Approx(0.010 * 4 * 1.5 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kCpuIdle) == Approx(2.0 * 2.0 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kCpuActive) == 0);
+  CHECK(b.uj(EnergyBreakdown::kNandRead) == 0);
+}
+
+TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
+  NandEnergyParams nand;
+  nand.icc_read_ma = -1;
+  CHECK(nand.validate().rfind("icc_read_ma:", 0) == 0);
+  nand = NandEnergyParams{};
+  nand.vcc_v = 0;
+  CHECK(nand.validate().rfind("vcc_v:", 0) == 0);
+  LinkEnergyParams link;
+  link.burst_pj_per_bit = 1e9;
+  CHECK(link.validate().rfind("burst_pj_per_bit:", 0) == 0);
+  CpuEnergyParams cpu;
+  cpu.idle_mw = -0.5;
+  CHECK(cpu.validate().rfind("idle_mw:", 0) == 0);
+  SramEnergyParams sram;
+  sram.l2p_pj_per_access = -1;
+  CHECK(sram.validate().rfind("l2p_pj_per_access:", 0) == 0);
+  CryptoEnergyParams crypto;
+  crypto.active_pj_per_cycle = -1;
+  CHECK(crypto.validate().rfind("active_pj_per_cycle:", 0) == 0);
+  ChannelEnergyParams channel;
+  channel.io_pj_per_byte = -3;
+  CHECK(channel.validate().rfind("io_pj_per_byte:", 0) == 0);
+  PowerParams power;
+  power.supply_v = 0;
+  CHECK(power.validate().rfind("supply_v:", 0) == 0);
+  // Defaults are valid.
+  CHECK(NandEnergyParams{}.validate().empty());
+  CHECK(LinkEnergyParams{}.validate().empty());
+  CHECK(PowerParams{}.validate().empty());
+}

@@ -1,0 +1,119 @@
+// The energy section of stats.json on whole runs of test-small (issue 22): conservation
+// (the components add up to the total), NAND, link and core components equal to their
+// power states' times in the run, the link's Hibern8 under auto-hibernate, errors named.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+#include "config/config_tree.h"
+#include "platform/platform_config.h"
+#include "platform/simulation.h"
+
+using namespace ufs;
+
+namespace {
+nlohmann::json run_energy(const std::string& workload, std::vector<std::string> sets = {}) {
+  RunOptions o;
+  o.quiet = true;
+  o.progress = false;
+  o.preset = "test-small";
+  o.workload = workload;
+  o.sets = std::move(sets);
+  o.precondition_fill_bytes = 64ull << 20;
+  const RunResult r = run_simulation(o);
+  REQUIRE(r.mismatches == 0);
+  return r.stats;
+}
+
+std::string bind_error(const std::vector<std::string>& sets) {
+  ConfigTree tree;
+  tree.load("test-small");
+  for (const auto& s : sets) tree.set_assignment(s);
+  PlatformConfig c;
+  try {
+    c.bind(tree);
+    tree.check_unknown_keys();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("Energy of a mixed run: components add up and follow the run's power-state times", "[energy][system]") {
+  const nlohmann::json s = run_energy("rw=randrw,rwmixread=60,bs=16k,iodepth=16,size=64m,count=4000,seed=5");
+  const nlohmann::json& e = s.at("energy");
+  INFO(e.dump(2));
+  double sum = 0;
+  for (const auto& [name, uj] : e.at("components").items()) {
+    CHECK(uj.get<double>() >= 0);
+    sum += uj.get<double>();
+  }
+  const double total = e.at("total_uj").get<double>();
+  CHECK(total == Approx(sum).epsilon(1e-9));
+  double blocks = 0;
+  for (const auto& [name, uj] : e.at("blocks").items()) blocks += uj.get<double>();
+  CHECK(total == Approx(blocks).epsilon(1e-9));
+
+  const nlohmann::json& a = e.at("activity");
+  const nlohmann::json& c = e.at("components");
+  // The run read and programmed the NAND: each at its current, for its array time.
+  CHECK(a.at("nand_read_s").get<double>() > 0);
+  CHECK(a.at("nand_program_s").get<double>() + a.at("nand_program_slc_s").get<double>() > 0);
+  CHECK(c.at("nand_read").get<double>() == Approx(20.0 * 3.3 * a.at("nand_read_s").get<double>() * 1e3));
+  CHECK(c.at("nand_program").get<double>() == Approx(25.0 * 3.3 * a.at("nand_program_s").get<double>() * 1e3));
+  CHECK(e.at("nand_ops").at("read").at("count").get<uint64_t>() > 0);
+  // Dies: array time + standby = dies x window.
+  const double window = s.at("simulated_seconds").get<double>();
+  const double dies = double(s.at("utilisation").at("die_busy").size());
+  const double array = a.at("nand_read_s").get<double>() + a.at("nand_read_slc_s").get<double>() +
+                       a.at("nand_program_s").get<double>() + a.at("nand_program_slc_s").get<double>() +
+                       a.at("nand_erase_s").get<double>();
+  CHECK(array + a.at("nand_standby_die_s").get<double>() == Approx(dies * window));
+  // Link: burst + STALL (+ Hibern8, none here) = the window, per direction; burst time is
+  // the utilisation's busy fraction of the window.
+  CHECK(a.at("link_hibern8_s").get<double>() == 0);
+  CHECK(a.at("link_burst_d2h_s").get<double>() + a.at("link_stall_d2h_s").get<double>() == Approx(window));
+  CHECK(a.at("link_burst_d2h_s").get<double>() ==
+        Approx(s.at("utilisation").at("link_device_to_host").get<double>() * window));
+  // Core: busy + idle = the window; busy is the utilisation's.
+  CHECK(a.at("cpu_busy_s").get<double>() + a.at("cpu_idle_s").get<double>() == Approx(window));
+  CHECK(a.at("cpu_busy_s").get<double>() == Approx(s.at("utilisation").at("cpu_busy").get<double>() * window));
+  // Channel bytes: at least the host's bytes crossed the channels.
+  const uint64_t host_bytes = s.at("ops").at("read").at("bytes").get<uint64_t>() + s.at("ops").at("write").at("bytes").get<uint64_t>();
+  CHECK(a.at("channel_bytes").get<uint64_t>() >= s.at("ops").at("read").at("bytes").get<uint64_t>());
+  CHECK(c.at("channel_io").get<double>() == Approx(36.0 * a.at("channel_bytes").get<double>() * 1e-6));
+  // Derived figures.
+  CHECK(e.at("mean_power_mw").get<double>() == Approx(total * 1e-3 / window));
+  CHECK(e.at("per_io_uj").get<double>() == Approx(total / double(s.at("requests").get<uint64_t>())));
+  CHECK(e.at("per_byte_nj").get<double>() == Approx(total * 1e3 / double(host_bytes)));
+  CHECK(e.at("mean_current_ma").get<double>() == Approx(e.at("mean_power_mw").get<double>() / 2.5));
+}
+
+TEST_CASE("Energy with auto-hibernate: sparse requests leave the link in Hibern8", "[energy][system]") {
+  // 200 reads at 100 per second: 10 ms between them, Hibern8 after 1 ms idle.
+  const nlohmann::json s = run_energy("rw=randread,bs=4k,iodepth=1,size=64m,count=200,rate_iops=100,seed=2",
+                                      {"link.hibernate_idle_us=1000"});
+  const nlohmann::json& e = s.at("energy");
+  INFO(e.dump(2));
+  const nlohmann::json& a = e.at("activity");
+  const double window = s.at("simulated_seconds").get<double>();
+  const uint64_t entries = a.at("link_hibern8_entries").get<uint64_t>();
+  CHECK(entries >= 150);
+  CHECK(a.at("link_hibern8_s").get<double>() > 0.5 * window);
+  CHECK(a.at("link_burst_h2d_s").get<double>() + a.at("link_stall_h2d_s").get<double>() +
+            a.at("link_hibern8_s").get<double>() == Approx(window));
+  CHECK(e.at("components").at("link_transitions").get<double>() == Approx(5.0 * double(entries)));
+  CHECK(e.at("components").at("link_hibern8").get<double>() ==
+        Approx(0.010 * 4 * a.at("link_hibern8_s").get<double>() * 1e3));
+  // Hibern8 costs less than the STALL it replaces (one run per process: compared by power).
+  CHECK(e.at("components").at("link_hibern8").get<double>() <
+        2.0 * 4 * a.at("link_hibern8_s").get<double>() * 1e3);
+}
+
+TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]") {
+  CHECK(bind_error({"nand.energy.icc_read_ma=-1"}).find("nand.energy.icc_read_ma") != std::string::npos);
+  CHECK(bind_error({"link.energy.stall_mw_per_lane=abc"}).find("link.energy.stall_mw_per_lane") != std::string::npos);
+  CHECK(bind_error({"power.supply_v=0"}).find("power.supply_v") != std::string::npos);
+  CHECK(bind_error({"cpu.energy.idle_mww=1"}).find("cpu.energy.idle_mww") != std::string::npos);
+  CHECK(bind_error({"memory.energy.leakage_uw_per_kib=2"}).empty());
+}

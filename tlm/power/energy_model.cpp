@@ -1,0 +1,89 @@
+#include "power/energy_model.h"
+#include <algorithm>
+
+namespace ufs {
+
+namespace {
+const char* const kNames[EnergyBreakdown::kComponents] = {
+    "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "link_burst", "link_stall",
+    "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p", "sram_leakage",
+    "crypto_active", "crypto_idle"};
+const char* const kBlocks[EnergyBreakdown::kComponents] = {
+    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "link", "link", "link", "link",
+    "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto"};
+// mW x s = mJ; x 1000 = uJ.
+double uj_of(double mw, double seconds) { return mw * seconds * 1e3; }
+}  // namespace
+
+const char* EnergyBreakdown::name(int c) { return c >= 0 && c < kComponents ? kNames[c] : "?"; }
+const char* EnergyBreakdown::block(int c) { return c >= 0 && c < kComponents ? kBlocks[c] : "?"; }
+
+double EnergyBreakdown::total_uj() const {
+  double sum = 0;
+  for (double v : uj_) sum += v;
+  return sum;
+}
+
+EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
+  const EnergyParams& p = params_;
+  EnergyBreakdown b;
+  const double window = std::max(0.0, a.window_s);
+  // NAND: each array operation draws its ICC at VCC for its array time; a die outside its
+  // array operations draws standby current. An operation is paid when its array phase is
+  // booked (a program still in its tPROG at the window's end is counted whole).
+  const double vcc = p.nand.vcc_v;
+  b.uj(EnergyBreakdown::kNandRead) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_s);
+  b.uj(EnergyBreakdown::kNandReadSlc) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_slc_s);
+  b.uj(EnergyBreakdown::kNandProgram) = uj_of(p.nand.icc_program_ma * vcc, a.nand_program_s);
+  b.uj(EnergyBreakdown::kNandProgramSlc) = uj_of(p.nand.icc_program_ma * vcc, a.nand_program_slc_s);
+  b.uj(EnergyBreakdown::kNandErase) = uj_of(p.nand.icc_erase_ma * vcc, a.nand_erase_s);
+  const double array_s = a.nand_read_s + a.nand_read_slc_s + a.nand_program_s + a.nand_program_slc_s + a.nand_erase_s;
+  b.nand_standby_s = std::max(0.0, double(a.dies) * window - array_s);
+  b.uj(EnergyBreakdown::kNandStandby) = uj_of(p.nand.isb_ua * 1e-3 * vcc, b.nand_standby_s);
+  // pJ -> uJ: 1e-6.
+  b.uj(EnergyBreakdown::kChannelIo) = p.channel.io_pj_per_byte * double(a.channel_bytes) * 1e-6;
+  // Link: per direction, its lanes in burst while serialising, in Hibern8 while hibernated
+  // (both directions), in STALL otherwise.
+  double burst_uj = 0, stall_uj = 0, hibern8_uj = 0;
+  for (int d = 0; d < 2; ++d) {
+    const double lanes = double(a.link_lanes[d]);
+    const double burst = std::min(a.link_burst_s[d], window);
+    b.link_stall_s[d] = std::max(0.0, window - burst - a.link_hibern8_s);
+    burst_uj += uj_of(burst_mw_per_lane(a.link_lane_rate_mbps[d]) * lanes, burst);
+    stall_uj += uj_of(p.link.stall_mw_per_lane * lanes, b.link_stall_s[d]);
+    hibern8_uj += uj_of(p.link.hibern8_uw_per_lane * 1e-3 * lanes, a.link_hibern8_s);
+  }
+  b.uj(EnergyBreakdown::kLinkBurst) = burst_uj;
+  b.uj(EnergyBreakdown::kLinkStall) = stall_uj;
+  b.uj(EnergyBreakdown::kLinkHibern8) = hibern8_uj;
+  b.uj(EnergyBreakdown::kLinkTransitions) = p.link.hibern8_transition_uj * double(a.link_hibern8_entries);
+  // Core: busy cycles at the clock; idle the rest of the window.
+  const double cpu_busy = std::min(a.cpu_busy_s, window);
+  b.cpu_idle_s = window - cpu_busy;
+  b.uj(EnergyBreakdown::kCpuActive) = p.cpu.active_pj_per_cycle * cpu_busy * a.cpu_clock_mhz * 1e6 * 1e-6;
+  b.uj(EnergyBreakdown::kCpuIdle) = uj_of(p.cpu.idle_mw, b.cpu_idle_s);
+  b.uj(EnergyBreakdown::kSramBuffer) = p.sram.buffer_pj_per_byte * double(a.buffer_bytes) * 1e-6;
+  b.uj(EnergyBreakdown::kSramL2p) = p.sram.l2p_pj_per_access * double(a.l2p_accesses) * 1e-6;
+  b.uj(EnergyBreakdown::kSramLeakage) = uj_of(p.sram.leakage_uw_per_kib * 1e-3 * double(a.sram_kib), window);
+  b.crypto_busy_s = a.crypto_clock_mhz > 0 ? double(a.crypto_cycles) / (a.crypto_clock_mhz * 1e6) : 0.0;
+  b.crypto_idle_s = std::max(0.0, window - b.crypto_busy_s);
+  b.uj(EnergyBreakdown::kCryptoActive) = p.crypto.active_pj_per_cycle * double(a.crypto_cycles) * 1e-6;
+  b.uj(EnergyBreakdown::kCryptoIdle) = uj_of(p.crypto.idle_mw, b.crypto_idle_s);
+  return b;
+}
+
+EnergySummary EnergyModel::summary(const EnergyActivity& a, const EnergyBreakdown& b) const {
+  EnergySummary s;
+  s.total_uj = b.total_uj();
+  s.per_io_uj = a.ios ? s.total_uj / double(a.ios) : 0.0;
+  s.per_byte_nj = a.bytes ? s.total_uj * 1e3 / double(a.bytes) : 0.0;
+  if (a.window_s > 0) {
+    s.mean_power_mw = s.total_uj * 1e-3 / a.window_s;
+    s.mean_current_ma = s.mean_power_mw / params_.power.supply_v;
+    const double mb_per_s = double(a.bytes) / a.window_s / 1e6;
+    s.mb_per_s_per_ma = s.mean_current_ma > 0 ? mb_per_s / s.mean_current_ma : 0.0;
+  }
+  return s;
+}
+
+}  // namespace ufs
