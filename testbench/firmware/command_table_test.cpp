@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace command_table_test {
+
 namespace {
 struct Rig : ResponseHook, CommandEndListener {
   FlashGeometry geo;
@@ -91,3 +94,5 @@ TEST_CASE("Command table: control data goes by DATA IN, cut to the allocation le
   CHECK(r.hw.responses_.size() == 2);
   CHECK(r.table.all_idle());
 }
+
+}  // namespace command_table_test

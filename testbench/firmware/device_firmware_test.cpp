@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace device_firmware_test {
+
 namespace {
 
 FlashGeometry small_geometry() {
@@ -612,3 +615,5 @@ TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes th
   CHECK(fw_count(r.fw, "ftl.program_failures") == 1);
   CHECK(r.fw.gc().stats().buffered_reads > 0);
 }
+
+}  // namespace device_firmware_test

@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace flash_port_test {
+
 namespace {
 FlashGeometry small_geometry() {
   FlashGeometry g;
@@ -85,3 +88,5 @@ TEST_CASE("Flash port: copy-back reads the spare area out, SLC mode follows the 
   port.restart_sequence(41);
   CHECK(port.next_sequence() == 42);
 }
+
+}  // namespace flash_port_test

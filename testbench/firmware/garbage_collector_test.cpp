@@ -11,6 +11,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace garbage_collector_test {
+
 namespace {
 // One die, one plane, 8 blocks of 4 pages of 4 sectors: a block holds 16 sectors; with
 // one-page program units a victim may hold at most 12 valid ones.
@@ -534,3 +537,5 @@ TEST_CASE("GC pacing: moved data placed on another die is paid by that die", "[f
   p.stop(1);
   CHECK(p.may_place(1));  // GC stopped: no pacing
 }
+
+}  // namespace garbage_collector_test

@@ -10,6 +10,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace hybrid_page_test {
+
 namespace {
 
 FlashGeometry hybrid_geometry() {
@@ -310,3 +313,5 @@ TEST_CASE("Hybrid: pool shares add up to the exported capacity and shrink with r
   shares.block_retired(true, 128);
   CHECK(shares.limit(true) == 8 * 8 * 128 * 3 / 4 - 96);
 }
+
+}  // namespace hybrid_page_test

@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace map_store_test {
+
 namespace {
 FlashGeometry geometry() {
   FlashGeometry g;
@@ -209,3 +212,5 @@ TEST_CASE("Map writer: a failed program retires the block and goes elsewhere, no
   CHECK(r.writer->stats().page_writes == 6);
   CHECK(r.store->location(0) != L2pMap::kUnmapped);
 }
+
+}  // namespace map_store_test

@@ -9,6 +9,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace power_up_recovery_test {
+
 namespace {
 constexpr uint64_t kLogical = 10000;  // three map pages of 4096 entries
 
@@ -146,3 +149,5 @@ TEST_CASE("Power-loss recovery: a device that was never written comes up empty a
   CHECK(r.heard.started == 1);
   CHECK(r.recovery->stats().recoveries == 1);
 }
+
+}  // namespace power_up_recovery_test

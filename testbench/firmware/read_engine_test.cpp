@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace read_engine_test {
+
 namespace {
 FlashGeometry geometry() {
   FlashGeometry g;
@@ -151,3 +154,5 @@ TEST_CASE("Read engine: verified HPB entries replace the lookups while fresh", "
   r.hw.run();
   CHECK(r.hw.host_in_[3][0] == SectorStamp{0, 1});
 }
+
+}  // namespace read_engine_test

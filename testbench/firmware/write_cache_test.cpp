@@ -15,6 +15,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace write_cache_test {
+
 namespace {
 // Two dies of one plane, 8 blocks of 4 pages of 4 sectors (part_geometry(2, 8, 4)); program
 // units of one page.
@@ -372,3 +375,5 @@ TEST_CASE("Page run: consecutive sectors of a page into consecutive slots are on
   CHECK(reads[2].first_sector == 1);
   CHECK(reads[2].buffer == slot_address(20));
 }
+
+}  // namespace write_cache_test

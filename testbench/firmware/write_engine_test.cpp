@@ -13,6 +13,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace write_engine_test {
+
 namespace {
 // Two dies of one plane, 8 blocks of 4 pages of 4 sectors; program units of one page.
 bool configure(FirmwareParams& p, uint32_t logical_page_kib) {
@@ -265,3 +268,5 @@ TEST_CASE("Preconditioner: a range written as the write path would place it, map
   CHECK(r.flash.in_flight() == 0);
   for (uint32_t b = 0; b < r.blocks.block_count(); ++b) CHECK(r.blocks.info(b).programs_in_flight == 0);
 }
+
+}  // namespace write_engine_test

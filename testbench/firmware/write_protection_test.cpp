@@ -7,6 +7,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace write_protection_test {
+
 namespace {
 struct Rig : PartFixture, WriteProtectHooks, FlashClient {
   LatencySplit latency{256};
@@ -98,3 +101,5 @@ TEST_CASE("Write protection: writes, UNMAPs and syncs get DATA PROTECT once read
   CHECK(fw_count(r.protection, "ftl.write_protect_rejects") == 2);
   CHECK(r.hw.protocol_violations_ == 0);
 }
+
+}  // namespace write_protection_test

@@ -11,6 +11,9 @@
 #include "common/trace_recorder.h"
 #include "fcc_bench_harness.h"
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace fcc_timeline_bench {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -156,3 +159,5 @@ TEST_CASE("FCC timeline: a program or erase still suspended for a read when the 
   CHECK(in_flight[0]->ts + in_flight[0]->dur == Approx(1070.1));
   fs::remove_all(dir);
 }
+
+}  // namespace fcc_timeline_bench

@@ -20,6 +20,9 @@ using sc_core::SC_NS;
 using sc_core::SC_US;
 using Cdb = std::array<uint8_t, 16>;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace host_driver_bench {
+
 namespace {
 
 Cdb encode(BlockOp op, uint64_t lba, uint32_t blocks, bool fua = false, uint8_t* params = nullptr) {
@@ -429,3 +432,5 @@ TEST_CASE("host: parameter validation names the key", "[host]") {
   CHECK(binder.keys == std::vector<std::string>{"queue_depth", "lun", "submit_overhead_ns", "completion_overhead_ns",
                                                 "rtt_turnaround_ns"});
 }
+
+}  // namespace host_driver_bench

@@ -23,6 +23,9 @@ using sc_core::sc_time;
 using sc_core::SC_NS;
 using sc_core::SC_US;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace hostif_path_bench {
+
 namespace {
 
 constexpr uint64_t kSlotBytes = 1ull << 20;  // data buffer area per tag (1 MiB)
@@ -467,3 +470,5 @@ TEST_CASE("path: host interface parameters", "[path]") {
   ip.queue_depth = 0;
   CHECK(ip.validate().rfind("queue_depth:", 0) == 0);
 }
+
+}  // namespace hostif_path_bench

@@ -11,6 +11,9 @@
 
 using namespace ufs;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace hostile_input_bench {
+
 namespace {
 
 RunOptions quiet_options() {
@@ -163,3 +166,5 @@ TEST_CASE("stats.json: busy fractions and WAF of the measured phase, whole-run f
   check_fractions(s.at("utilisation"), "measured");
   check_fractions(s.at("utilisation_whole_run"), "whole run");
 }
+
+}  // namespace hostile_input_bench

@@ -16,6 +16,9 @@ using sc_core::SC_PS;
 using sc_core::SC_NS;
 using sc_core::SC_US;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace link_timing_bench {
+
 namespace {
 
 // Records when each UPIU's last bit arrives (now + annotated delay).
@@ -319,3 +322,5 @@ TEST_CASE("link: parameter validation names the key", "[link]") {
   p.bind(binder);
   CHECK(binder.keys == 11);
 }
+
+}  // namespace link_timing_bench

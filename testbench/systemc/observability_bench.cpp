@@ -24,6 +24,9 @@
 #include "platform/simulation.h"
 
 using namespace ufs;
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace observability_bench {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -511,3 +514,5 @@ TEST_CASE("Log lines share one format and levels are set per component from the 
   CHECK_THROWS_WITH(c3.bind(bad_level), Catch::Contains("log.level"));
   set_log_level(LogLevel::Warning);
 }
+
+}  // namespace observability_bench

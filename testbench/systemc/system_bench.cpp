@@ -12,6 +12,9 @@
 
 using namespace ufs;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace system_bench {
+
 namespace {
 // A run that prints nothing (the test reads its statistics).
 RunOptions quiet_options() {
@@ -377,3 +380,5 @@ TEST_CASE("GC steady state with little spare: paced host writes leave no 40 ms w
           "[system][gc]") {
   gc_steady_little_spare(true);
 }
+
+}  // namespace system_bench

@@ -19,6 +19,9 @@
 #include "platform/simulation.h"
 
 using namespace ufs;
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace timeline_links_bench {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -217,3 +220,5 @@ TEST_CASE("Timeline: programs still in flight when the run ends are on it, linke
   CHECK(arrows >= in_flight.size());
   fs::remove_all(out);
 }
+
+}  // namespace timeline_links_bench

@@ -10,6 +10,9 @@
 
 using namespace ufs;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace bmodel_arrivals_test {
+
 namespace {
 
 constexpr uint64_t kMs = 1'000'000'000ull;
@@ -90,3 +93,5 @@ TEST_CASE("arrival=bmodel:B in a workload spec", "[workload][bmodel][spec]") {
   CHECK(same == 6000);
   CHECK(last < 20000 * kMs);
 }
+
+}  // namespace bmodel_arrivals_test

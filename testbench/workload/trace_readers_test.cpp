@@ -9,6 +9,9 @@
 using namespace ufs;
 using ufs::test::TempTraceFile;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace trace_readers_test {
+
 namespace {
 
 constexpr uint64_t kPsPerSec = 1000000000000ULL;
@@ -349,3 +352,5 @@ TEST_CASE("Traces that replay nothing, lines without end and arrivals beyond tim
   CHECK(error_of("trace:mobile:/dev/zero") == "/dev/zero:1: line longer than 4 MiB (not a text trace?)");
   CHECK(error_of("trace:mobile:" + two.path() + ",scale=1e308") == "scale: '1e308' is out of range [0, 1e6]");
 }
+
+}  // namespace trace_readers_test

@@ -10,6 +10,9 @@
 using namespace ufs;
 using ufs::test::TempTraceFile;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace trace_submitter_test {
+
 namespace {
 
 constexpr uint64_t kUs = 1000000ULL;
@@ -189,3 +192,5 @@ TEST_CASE("timestamps going backwards are clamped and counted", "[workload][trac
   CHECK(sub->warning() == f.path() + ": 1 timestamps went backwards (the first at line 3, by 1.000 us); "
                           "each request was replayed at its predecessor's time");
 }
+
+}  // namespace trace_submitter_test
