@@ -13,6 +13,8 @@
 //    calls as the native mode and writes any result at Mailbox::result before the store
 //    completes. Bulk data (flash op OOB, byte buffers, stamps) stays in target RAM: the
 //    record carries its target address and the host reads or writes it there.
+//  - an entry ends when the handler returns to fw_halt, whose doorbell store (Call::Halt)
+//    stops the core; that is not a HAL call and not the firmware's time.
 //  - charge_cycles is not a crossing: the target adds the cycles to
 //    Mailbox::pending_cycles, which the host takes at the next crossing (native cost mode).
 #pragma once
@@ -72,6 +74,7 @@ enum class Call : uint32_t {
   Booted,             // BootedRecord: the firmware is built; its figures for the host
   Panic,              // BytesRecord: data/bytes = message; the firmware cannot go on
   Stat,               // StatRecord: one statistic of a VisitStats walk
+  Halt,               // (none): fw_halt, where every entry returns; the host stops the core
 };
 
 struct TransferDone {

@@ -158,7 +158,10 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       if (!std::strcmp(name, "memcpy") || !std::strcmp(name, "memmove") || !std::strcmp(name, "memset"))
         functions.emplace_back(name, thumbless);
       if (!std::strcmp(name, "fw_entry")) entry_ = thumbless;
-      else if (!std::strcmp(name, "fw_halt")) halt_ = thumbless;
+      else if (!std::strcmp(name, "fw_halt")) {
+        halt_ = thumbless;
+        halt_bytes_ = sym.st_size ? sym.st_size : 2;
+      }
       else if (!std::strcmp(name, "fw_start")) start_ = thumbless;
       else if (!std::strcmp(name, "fw_heap_top")) heap_top_symbol_ = sym.st_value;
     }
@@ -185,12 +188,12 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       uc_mmio_map(uc_, kDoorbell, kDoorbellBytes, &IssFirmware::on_doorbell_read, this, &IssFirmware::on_doorbell,
                   this))
     fail("Unicorn cannot map the core's memories");
-  // Every entry ends at fw_halt. Set once as the exit: passing it as uc_emu_start's `until`
-  // makes Unicorn invalidate and retranslate that block on every start (most of the time
-  // per event, measured with perf).
+  // Every entry ends at fw_halt, whose doorbell store (Call::Halt) stops the core. Exits
+  // are enabled with none set: uc_emu_start's `until` would be one, and Unicorn
+  // retranslates the blocks at every exit after each run.
   uc_ctl_exits_enable(uc_);
-  uint64_t exits[1] = {halt_};
-  if (uc_ctl_set_exits(uc_, exits, 1) != UC_ERR_OK) fail("Unicorn cannot set the core's exit");
+  uint64_t no_exit[1] = {0};
+  if (uc_ctl_set_exits(uc_, no_exit, 0) != UC_ERR_OK) fail("Unicorn cannot clear the core's exits");
   // The executed-instruction count only matters for measured cost: no hooks otherwise
   // but on the byte loops' own blocks (a block hook bounded to them is only compiled into
   // those blocks).
@@ -259,7 +262,8 @@ void IssFirmware::run(uint32_t kind) {
   uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
   uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
   const uint32_t begin = (kind ? entry_ : start_) | 1u;  // Thumb
-  const uc_err err = uc_emu_start(uc_, begin, 0, 0, 0);  // until: the exit above
+  halted_ = false;
+  const uc_err err = uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);
   if (err != UC_ERR_OK) {
@@ -269,6 +273,7 @@ void IssFirmware::run(uint32_t kind) {
     std::snprintf(b, sizeof b, "%08x", pc);
     fail(std::string("the core stopped in ") + kind_name(kind) + " at pc 0x" + b + ": " + uc_strerror(err));
   }
+  if (!halted_) fail(std::string("the core stopped in ") + kind_name(kind) + " before the handler returned");
   settle();
   KindCounters& k = counters_[kind < kKinds ? kind : 0];
   ++k.entries;
@@ -303,7 +308,7 @@ void IssFirmware::settle() {
 // changes); decoding its halfwords on every execution cost more than the block itself.
 void IssFirmware::on_block(uc_struct*, uint64_t address, uint32_t size, void* self) {
   auto* me = static_cast<IssFirmware*>(self);
-  if (address + size > kCodeBytes) return;
+  if (address + size > kCodeBytes || address - me->halt_ < me->halt_bytes_) return;  // (the return to the host)
   uint32_t& known = me->block_instructions_[address >> 1];
   if ((known >> 16) != size) known = size << 16 | thumb_instructions(me->mem_->code.data() + address, size);
   me->instructions_ += known & 0xffff;
@@ -455,6 +460,11 @@ uint64_t IssFirmware::on_doorbell_read(uc_struct*, uint64_t, unsigned, void*) { 
 
 void IssFirmware::on_doorbell(uc_struct* uc, uint64_t, unsigned, uint64_t value, void* self) {
   auto* me = static_cast<IssFirmware*>(self);
+  if (uint32_t(value) == uint32_t(Call::Halt)) {  // the entry returned: not a HAL call
+    me->halted_ = true;
+    uc_emu_stop(uc);
+    return;
+  }
   try {
     me->serve(uint32_t(value));
   } catch (const std::exception& e) {  // never unwind through the emulator: stop it, report after

@@ -112,6 +112,8 @@ class IssFirmware : public FirmwareEvents {
   uc_struct* uc_ = nullptr;
   std::unique_ptr<Memory> mem_;
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
+  uint64_t halt_bytes_ = 0;            // fw_halt's code: not counted
+  bool halted_ = false;                // the running entry reached fw_halt
   uint64_t logical_blocks_ = 0;
   FlashBackdoor* backdoor_ = nullptr;  // during precondition
   StatsVisitor* visitor_ = nullptr;    // during visit_stats
