@@ -35,12 +35,35 @@ void TimeSeries::record(OpClass op, uint64_t complete_ps, uint64_t bytes, uint64
   bin.latency_ps[k] += static_cast<long double>(latency_ps);
 }
 
+void TimeSeries::record_energy(uint64_t from_ps, uint64_t to_ps, double uj) {
+  if (to_ps <= from_ps) return;
+  if (!spans_.empty() && from_ps < spans_.back().to_ps) from_ps = spans_.back().to_ps;  // keep them apart
+  if (to_ps <= from_ps) return;
+  spans_.push_back(Span{from_ps, to_ps, uj});
+}
+
+double TimeSeries::energy_uj(uint64_t from_ps, uint64_t to_ps) const {
+  double uj = 0;
+  auto it = std::lower_bound(spans_.begin(), spans_.end(), from_ps,
+                             [](const Span& s, uint64_t t) { return s.to_ps <= t; });
+  for (; it != spans_.end() && it->from_ps < to_ps; ++it) {
+    const uint64_t a = std::max(from_ps, it->from_ps), b = std::min(to_ps, it->to_ps);
+    if (b > a) uj += it->uj * double(b - a) / double(it->to_ps - it->from_ps);
+  }
+  return uj;
+}
+
 std::vector<TimeSeries::Row> TimeSeries::rows(uint64_t end_ps) const {
   std::vector<Row> out;
   out.reserve(bins_.size() * 3);
+  // Mean power of [start, end): mW = uJ / s / 1000.
+  const auto power = [&](uint64_t start, uint64_t end) {
+    return end > start ? energy_uj(start, end) * 1e-3 / (double(end - start) * 1e-12) : 0.0;
+  };
   const auto empty_row = [&](uint64_t i) {
     Row r;
     r.time_s = static_cast<double>((i + 1) * interval_ps_) * 1e-12;
+    r.power_mw = power(i * interval_ps_, (i + 1) * interval_ps_);
     out.push_back(r);
   };
   uint64_t next = 0;  // first interval not yet written
@@ -66,6 +89,7 @@ std::vector<TimeSeries::Row> TimeSeries::rows(uint64_t end_ps) const {
     r.write_mbps = static_cast<double>(b.bytes[1]) / seconds / 1e6;
     r.mean_read_lat_us = b.count[0] ? static_cast<double>(b.latency_ps[0] / b.count[0]) * 1e-6 : 0.0;
     r.mean_write_lat_us = b.count[1] ? static_cast<double>(b.latency_ps[1] / b.count[1]) * 1e-6 : 0.0;
+    r.power_mw = power(start, end);
     out.push_back(r);
   }
   return out;
@@ -80,6 +104,8 @@ void TimeSeries::write_csv(std::ostream& out, uint64_t end_ps) const {
     if (r.reads) out << r.mean_read_lat_us;
     out << ',';
     if (r.writes) out << r.mean_write_lat_us;
+    out << ',';
+    if (has_energy()) out << r.power_mw;
     out << '\n';
   }
   out.precision(old_precision);

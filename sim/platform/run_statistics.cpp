@@ -1,5 +1,6 @@
 #include "platform/run_statistics.h"
 #include "platform/ufs_platform.h"
+#include "common/sim_time.h"
 #include <algorithm>
 #include <cmath>
 
@@ -73,6 +74,8 @@ void RunStatistics::on_complete(const IoRecord& r) {
   ++count_[op];
   const uint64_t bytes = uint64_t(r.request.blocks) * kSectorBytes;
   bytes_[op] += bytes;
+  if (energy_platform_ && (r.complete_ps - start_ps_) / series_.interval_ps() > energy_last_interval_)
+    sample_energy(r.complete_ps);
   if (r.request.op == BlockOp::Read || r.request.op == BlockOp::Write)
     series_.record(r.request.op == BlockOp::Read ? TimeSeries::OpClass::Read : TimeSeries::OpClass::Write,
                    r.complete_ps - start_ps_, bytes, latency);
@@ -104,6 +107,26 @@ RunStatistics::BusySnapshot RunStatistics::busy_at(const UfsPlatform& p, uint64_
 void RunStatistics::mark_busy_start(const UfsPlatform& platform) {
   busy_at_start_ = busy_at(platform, uint64_t(sc_core::sc_time_stamp().value()));
   energy_at_start_ = EnergyCollector::sample(platform, uint64_t(sc_core::sc_time_stamp().value()));
+  energy_platform_ = &platform;
+  energy_last_ = energy_at_start_;
+  energy_last_interval_ = 0;
+}
+
+void RunStatistics::sample_energy(uint64_t at_ps) {
+  // Counters are read up to a moment not before now (work booked ahead is not counted yet).
+  at_ps = std::max<uint64_t>(at_ps, uint64_t(sim_now().value()));
+  if (at_ps <= energy_last_.at_ps) return;
+  const EnergyCounters now = EnergyCollector::sample(*energy_platform_, at_ps);
+  const EnergyModel model(energy_platform_->config().energy);
+  const double uj = model.breakdown(EnergyCollector::activity(*energy_platform_, energy_last_, now, 0, 0)).total_uj();
+  series_.record_energy(energy_last_.at_ps - start_ps_, at_ps - start_ps_, uj);
+  energy_last_ = now;
+  energy_last_interval_ = (at_ps - start_ps_) / series_.interval_ps();
+}
+
+void RunStatistics::finish_energy_series(const UfsPlatform& platform, uint64_t end_ps) {
+  if (energy_platform_ != &platform) return;
+  sample_energy(end_ps);
 }
 
 nlohmann::json RunStatistics::utilisation_json(const UfsPlatform& p, const BusySnapshot& from, const BusySnapshot& to,
@@ -211,6 +234,15 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   // Energy of the measured phase (issue 22): the energy model over the blocks' counters.
   j["energy"] = EnergyCollector::to_json(p, energy_at_start_, EnergyCollector::sample(p, end_ps), total,
                                          bytes_[0] + bytes_[1]);
+  {
+    // Peak power: the highest interval of the time series (power_mw per 10 ms, from the
+    // counters sampled as the run went).
+    double peak = 0;
+    if (series_.has_energy())
+      for (const TimeSeries::Row& r : series_.rows(end_ps - start_ps_)) peak = std::max(peak, r.power_mw);
+    j["energy"]["peak_power_mw"] = peak;
+    j["energy"]["peak_interval_ms"] = double(series_.interval_ps()) * 1e-9;
+  }
 
   // The firmware's figures: every part walks its own (DeviceFirmware::visit_stats).
   JsonStats firmware_stats(j);

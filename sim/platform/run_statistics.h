@@ -32,6 +32,8 @@ class RunStatistics : public HostObserver {
   void mark_firmware_start(const UfsPlatform& p);
   // ... and every resource's busy time then, for the measured phase's busy fractions.
   void mark_busy_start(const UfsPlatform& platform);
+  // The time series' power: the energy from the last counter sample to the end.
+  void finish_energy_series(const UfsPlatform& platform, uint64_t end_ps);
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
 
   Scoreboard* scoreboard() { return scoreboard_.get(); }
@@ -55,6 +57,12 @@ class RunStatistics : public HostObserver {
 
   BusySnapshot busy_at_start_;
   EnergyCounters energy_at_start_;
+  // Power over time: the counters are sampled at the first completion of each new interval
+  // of the time series; the energy between two samples is spread over their span.
+  const UfsPlatform* energy_platform_ = nullptr;
+  EnergyCounters energy_last_;
+  uint64_t energy_last_interval_ = 0;
+  void sample_energy(uint64_t at_ps);
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];
   std::map<uint32_t, LatencyHistogram> by_stream_;

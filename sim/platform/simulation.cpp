@@ -347,6 +347,7 @@ RunResult run_simulation(const RunOptions& o) {
   RunResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const uint64_t end_ps = sc_core::sc_time_stamp().value();
+  stats.finish_energy_series(*platform, end_ps);
   result.stats = stats.to_json(*platform, end_ps, result.wall_seconds);
   if (apps) result.stats["apps"] = app_launch_json(*apps);
   result.peak_rss_kib = peak_rss_kib();

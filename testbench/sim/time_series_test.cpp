@@ -64,8 +64,8 @@ TEST_CASE("time series: CSV header and empty latency cells", "[timeseries]") {
   std::string header, row, extra;
   std::getline(in, header);
   std::getline(in, row);
-  CHECK(header == "time_s,read_iops,write_iops,read_mbps,write_mbps,mean_read_lat_us,mean_write_lat_us");
-  CHECK(row == "0.001,0,1000,0,4.096,,5");
+  CHECK(header == "time_s,read_iops,write_iops,read_mbps,write_mbps,mean_read_lat_us,mean_write_lat_us,power_mw");
+  CHECK(row == "0.001,0,1000,0,4.096,,5,");  // no energy recorded: power_mw empty
   CHECK_FALSE(std::getline(in, extra));
   CHECK_THROWS(TimeSeries(0));
 }
@@ -87,4 +87,25 @@ TEST_CASE("time series: a long idle gap costs two zero rows, not one per interva
   std::ostringstream out;
   ts.write_csv(out);
   CHECK(out.str().find("3600.01,100,0") != std::string::npos);
+}
+
+TEST_CASE("time series: power per interval from energy spans spread over their time", "[timeseries][energy]") {
+  TimeSeries ts(10 * kMs);
+  ts.record(TimeSeries::OpClass::Read, 5 * kMs, 4096, 1);   // interval 0
+  ts.record(TimeSeries::OpClass::Read, 45 * kMs, 4096, 1);  // interval 4; 1..3 empty
+  ts.record_energy(0, 10 * kMs, 100.0);                     // 10 mW
+  ts.record_energy(10 * kMs, 30 * kMs, 400.0);              // 20 mW over two intervals
+  ts.record_energy(30 * kMs, 50 * kMs, 100.0);              // 5 mW
+  CHECK(ts.energy_uj(0, 50 * kMs) == Approx(600.0));
+  CHECK(ts.energy_uj(5 * kMs, 15 * kMs) == Approx(50.0 + 100.0));
+  const auto rows = ts.rows(50 * kMs);
+  REQUIRE(rows.size() == 4);  // 0, first empty (1), last empty (3), 4
+  CHECK(rows[0].power_mw == Approx(10.0));
+  CHECK(rows[1].power_mw == Approx(20.0));
+  CHECK(rows[2].power_mw == Approx(5.0));
+  CHECK(rows[3].power_mw == Approx(5.0));
+  // The mean power of the rows' intervals weighs back to the total energy.
+  std::ostringstream out;
+  ts.write_csv(out, 50 * kMs);
+  CHECK(out.str().find(",10\n") != std::string::npos);
 }

@@ -2,6 +2,10 @@
 // (the components add up to the total), NAND, link and core components equal to their
 // power states' times in the run, the link's Hibern8 under auto-hibernate, errors named.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 #include "config/config_tree.h"
@@ -11,7 +15,8 @@
 using namespace ufs;
 
 namespace {
-nlohmann::json run_energy(const std::string& workload, std::vector<std::string> sets = {}) {
+nlohmann::json run_energy(const std::string& workload, std::vector<std::string> sets = {},
+                          const std::string& out_dir = "") {
   RunOptions o;
   o.quiet = true;
   o.progress = false;
@@ -19,6 +24,7 @@ nlohmann::json run_energy(const std::string& workload, std::vector<std::string> 
   o.workload = workload;
   o.sets = std::move(sets);
   o.precondition_fill_bytes = 64ull << 20;
+  o.out_dir = out_dir;
   const RunResult r = run_simulation(o);
   REQUIRE(r.mismatches == 0);
   return r.stats;
@@ -116,4 +122,41 @@ TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]"
   CHECK(bind_error({"power.supply_v=0"}).find("power.supply_v") != std::string::npos);
   CHECK(bind_error({"cpu.energy.idle_mww=1"}).find("cpu.energy.idle_mww") != std::string::npos);
   CHECK(bind_error({"memory.energy.leakage_uw_per_kib=2"}).empty());
+}
+
+TEST_CASE("Power over time: the time series power adds up to the energy of the phase, the peak is its highest interval",
+          "[energy][system]") {
+  const std::string dir = (std::filesystem::temp_directory_path() / "ufs_energy_series_test").string();
+  std::filesystem::remove_all(dir);
+  // A write burst, then reads at a slow rate: the power changes across the 10 ms intervals.
+  const nlohmann::json s = run_energy("rw=randrw,rwmixread=70,bs=8k,iodepth=4,size=64m,count=3000,rate_iops=20000,seed=9",
+                                      {}, dir);
+  const nlohmann::json& e = s.at("energy");
+  std::ifstream in(dir + "/timeseries.csv");
+  std::string header, line;
+  REQUIRE(std::getline(in, header));
+  CHECK(header.substr(header.rfind(',') + 1) == "power_mw");
+  // Rows are the end of their interval; an interval's energy = power x its length. Gaps
+  // (two rows standing for a run of empty intervals) do not occur at this rate.
+  double energy_uj = 0, previous_end = 0, peak = 0;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::string time, cell, power;
+    std::getline(fields, time, ',');
+    while (std::getline(fields, cell, ',')) power = cell;
+    REQUIRE_FALSE(power.empty());
+    const double end = std::stod(time), mw = std::stod(power);
+    energy_uj += mw * (end - previous_end) * 1e3;
+    previous_end = end;
+    peak = std::max(peak, mw);
+    ++rows;
+  }
+  INFO(e.dump(2));
+  CHECK(rows >= 10);
+  CHECK(previous_end == Approx(s.at("simulated_seconds").get<double>()));
+  CHECK(energy_uj == Approx(e.at("total_uj").get<double>()).epsilon(0.01));
+  CHECK(e.at("peak_power_mw").get<double>() == Approx(peak).epsilon(1e-6));
+  CHECK(e.at("peak_power_mw").get<double>() >= e.at("mean_power_mw").get<double>());
+  std::filesystem::remove_all(dir);
 }
