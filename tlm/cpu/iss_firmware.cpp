@@ -171,7 +171,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
 
   // ---- the core and its memory map
   init_page_collection_shortcut();
-  if (uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc_) != UC_ERR_OK) fail("Unicorn cannot open an Arm core");
+  if (uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc_.uc) != UC_ERR_OK) fail("Unicorn cannot open an Arm core");
   // Cortex-R5F: Unicorn's ARMv7-R core; the Cortex-R8 the firmware is built for runs the same
   // ARMv7-R instruction set (it differs in pipeline and caches, which the cost model covers).
   uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5F);
@@ -226,8 +226,14 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
     fail("the firmware decoded other parameters than were sent (ELF built from other sources than this simulator?)");
 }
 
+IssFirmware::Core::~Core() {
+  if (uc) uc_close(uc);
+}
+
 IssFirmware::~IssFirmware() {
-  if (uc_) uc_close(uc_);
+  // Before the memories Unicorn maps (mem_) go, as always.
+  if (uc_.uc) uc_close(uc_.uc);
+  uc_.uc = nullptr;
 }
 
 void* IssFirmware::guest(uint32_t address, uint64_t bytes) {

@@ -109,7 +109,17 @@ class IssFirmware : public FirmwareEvents {
   Hal& hal_;
   IssOptions options_;
   FlashGeometry geometry_;
-  uc_struct* uc_ = nullptr;
+  // The Unicorn core, closed when it goes, also when the constructor fails after opening it
+  // (a bad ELF, a failed boot: the sanitizer run found the core leaked then).
+  struct Core {
+    uc_struct* uc = nullptr;
+    Core() = default;
+    Core(const Core&) = delete;
+    Core& operator=(const Core&) = delete;
+    ~Core();
+    operator uc_struct*() const { return uc; }
+  };
+  Core uc_;
   std::unique_ptr<Memory> mem_;
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
   uint64_t halt_bytes_ = 0;            // fw_halt's code: not counted
