@@ -5,14 +5,6 @@
 
 namespace ufs {
 
-namespace {
-AllocationPolicy make_policy(const FlashGeometry& g, const FirmwareParams& p) {
-  AllocationPolicy::Order order = AllocationPolicy::Order::DieFirst;
-  AllocationPolicy::parse_order(p.stripe_order, order);  // validated with the parameters
-  return AllocationPolicy(g, order, p.lba_mapping == "static");
-}
-}  // namespace
-
 DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
     : hal_(hal),
       params_(params),
@@ -23,7 +15,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       map_(logical_blocks_),
       hybrid_(geometry.hybrid()),
       shares_(geometry.hybrid() ? std::make_unique<HybridPoolShares>(geometry, params.over_provisioning) : nullptr),
-      alloc_(make_policy(geometry, params)),
+      alloc_(geometry, params.stripe_order, params.lba_mapping == "static"),  // validated with the parameters
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 #include "hal/flash_types.h"
+#include "ftl/allocation_policy.h"
+#include "ftl/map_cache.h"
 #include "ftl/write_booster.h"
 #include "gc/victim_policy.h"
 #include "hpb/hpb_params.h"
@@ -26,12 +28,12 @@ struct FirmwareParams {
 
   // Mapping unit and placement (Agrawal et al., ATC'08, section 3.2)
   uint32_t logical_page_kib = 4;        // mapping unit: a smaller write reads the rest and rewrites it whole
-  std::string stripe_order = "die-first";  // channel-first | die-first | plane-first
+  std::string stripe_order = "die-first";  // ftl/allocation_policy.h: channel-first | die-first | plane-first
   std::string lba_mapping = "dynamic";  // dynamic: next pool with room | static: logical page number picks the pool
 
   // L2P map: demand-loaded map pages (one NAND page of 4-byte entries each)
   bool map_cache = true;                // false: the whole map is resident in SRAM (no map misses)
-  std::string map_cache_policy = "lru";  // map page replacement: lru | fifo | clock (ftl/map_cache.h)
+  std::string map_cache_policy = "lru";  // map page replacement (ftl/map_cache.h: lru | fifo | clock)
   uint32_t map_read_priority = 1;       // die-queue priority of map page loads (data reads: 0)
 
   // Garbage collection
@@ -88,10 +90,10 @@ struct FirmwareParams {
     b("program_pages", program_pages, "pages", "pages programmed together on one die (TLC one-shot = 3)");
     b("logical_page_kib", logical_page_kib, "KiB",
       "mapping unit (4 KiB up to a block): kept whole on one die; a smaller write is read-modify-write");
-    b("stripe_order", stripe_order, "", "order of pools write units go to: channel-first | die-first | plane-first");
+    b("stripe_order", stripe_order, "", "order of pools write units go to: " + stripe_order_names());
     b("lba_mapping", lba_mapping, "", "dynamic: next pool with room | static: logical page number modulo pools");
     b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM; false = whole map in SRAM");
-    b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: lru | fifo | clock (second chance)");
+    b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: " + map_cache_policy_names());
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
     b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: foreground GC, once started, cleans until this many free blocks");
@@ -149,8 +151,8 @@ struct FirmwareParams {
     if (gc_stop_free_blocks < gc_start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
     if (!is_victim_policy(gc_victim)) return "gc_victim: must be one of " + victim_policy_names() + ", not '" + gc_victim + "'";
     if (gc_victim_choices > (16u << 16)) return "gc_victim_choices: must be at most 1048576 (the blocks of the largest die)";
-    if (map_cache_policy != "lru" && map_cache_policy != "fifo" && map_cache_policy != "clock")
-      return "map_cache_policy: must be lru, fifo or clock, not '" + map_cache_policy + "'";
+    if (!is_map_cache_policy(map_cache_policy))
+      return "map_cache_policy: must be one of " + map_cache_policy_names() + ", not '" + map_cache_policy + "'";
     if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)
       return "bg_gc_free_blocks: must be above gc_start_free_blocks";
     if (bg_map_writeback && (!bg_gc_idle_us || !map_cache))
@@ -161,8 +163,8 @@ struct FirmwareParams {
     if (wl_retirement_age <= 0 || wl_retirement_age > 1) return "wl_retirement_age: must be within 0..1";
     if (wl_age_variance < 0 || wl_age_variance >= 1) return "wl_age_variance: must be within 0..1 (excluded)";
     if (logical_page_kib < 4 || logical_page_kib % 4 != 0) return "logical_page_kib: must be a positive multiple of 4";
-    if (stripe_order != "channel-first" && stripe_order != "die-first" && stripe_order != "plane-first")
-      return "stripe_order: must be channel-first, die-first or plane-first, not '" + stripe_order + "'";
+    if (!is_stripe_order(stripe_order))
+      return "stripe_order: must be one of " + stripe_order_names() + ", not '" + stripe_order + "'";
     if (lba_mapping != "dynamic" && lba_mapping != "static")
       return "lba_mapping: must be dynamic or static, not '" + lba_mapping + "'";
     return "";

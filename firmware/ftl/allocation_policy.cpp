@@ -1,33 +1,43 @@
 #include "ftl/allocation_policy.h"
+#include <stdexcept>
+#include "policy_registry.h"
 
 namespace ufs {
 
-bool AllocationPolicy::parse_order(const std::string& name, Order& out) {
-  if (name == "channel-first") out = Order::ChannelFirst;
-  else if (name == "die-first") out = Order::DieFirst;
-  else if (name == "plane-first") out = Order::PlaneFirst;
-  else return false;
-  return true;
+namespace {
+// The registry (firmware.stripe_order): a new stripe order is one line here.
+const PolicyEntry<std::unique_ptr<StripeOrder> (*)()> kOrders[] = {
+    {"channel-first", make_channel_first_stripe},
+    {"die-first", make_die_first_stripe},
+    {"plane-first", make_plane_first_stripe},
+};
+}  // namespace
+
+std::unique_ptr<StripeOrder> make_stripe_order(const std::string& name) {
+  const auto make = find_policy(kOrders, name);
+  return make ? make() : nullptr;
 }
 
-AllocationPolicy::AllocationPolicy(const FlashGeometry& g, Order order, bool static_mapping)
-    : order_(order), static_(static_mapping) {
-  // Global die index = channel * (dies per channel) + die within the channel.
+bool is_stripe_order(const std::string& name) { return find_policy(kOrders, name) != nullptr; }
+
+std::string stripe_order_names() { return policy_names(kOrders); }
+
+std::vector<uint32_t> channel_first_dies(const FlashGeometry& g) {
   const uint32_t per_channel = g.ways_per_channel * g.dies_per_way;
   std::vector<uint32_t> dies;
-  if (order == Order::DieFirst) {
-    for (uint32_t d = 0; d < g.dies(); ++d) dies.push_back(d);
-  } else {
-    for (uint32_t k = 0; k < per_channel; ++k)
-      for (uint32_t c = 0; c < g.channels; ++c) dies.push_back(c * per_channel + k);
-  }
-  for (uint32_t d : dies) {
-    if (order == Order::PlaneFirst) {
-      for (uint32_t p = 0; p < g.planes_per_die; ++p) { die_.push_back(d); plane_.push_back(p); }
-    } else {
-      die_.push_back(d);
-      plane_.push_back(kAnyPlane);
-    }
+  for (uint32_t k = 0; k < per_channel; ++k)
+    for (uint32_t c = 0; c < g.channels; ++c) dies.push_back(c * per_channel + k);
+  return dies;
+}
+
+AllocationPolicy::AllocationPolicy(const FlashGeometry& g, const std::string& order, bool static_mapping)
+    : static_(static_mapping) {
+  const std::unique_ptr<StripeOrder> stripe = make_stripe_order(order);
+  if (!stripe) throw std::invalid_argument("stripe_order: must be one of " + stripe_order_names() + ", not '" + order + "'");
+  for (const AllocationPool& p : stripe->pools(g)) {
+    die_.push_back(p.die);
+    plane_.push_back(p.plane);
+    per_plane_ = per_plane_ || p.plane != kAnyPlane;
   }
 }
 

@@ -1,66 +1,49 @@
 #include "ftl/map_cache.h"
+#include <stdexcept>
+#include "policy_registry.h"
 
 namespace ufs {
 
-bool parse_map_cache_policy(const std::string& name, MapCachePolicy& out) {
-  if (name == "lru") out = MapCachePolicy::Lru;
-  else if (name == "fifo") out = MapCachePolicy::Fifo;
-  else if (name == "clock") out = MapCachePolicy::Clock;
-  else return false;
-  return true;
+namespace {
+// The registry (firmware.map_cache_policy): a new policy is one line here.
+const PolicyEntry<std::unique_ptr<MapCacheReplacement> (*)(uint32_t map_pages)> kPolicies[] = {
+    {"lru", make_lru_map_cache},
+    {"fifo", make_fifo_map_cache},
+    {"clock", make_clock_map_cache},
+};
+}  // namespace
+
+std::unique_ptr<MapCacheReplacement> make_map_cache_policy(const std::string& name, uint32_t map_pages) {
+  const auto make = find_policy(kPolicies, name);
+  return make ? make(map_pages) : nullptr;
 }
 
-MapCache::MapCache(uint32_t capacity_pages, uint32_t map_pages, MapCachePolicy policy)
-    : policy_(policy), capacity_(capacity_pages), state_(map_pages, 0), prev_(map_pages, kNone), next_(map_pages, kNone) {}
+bool is_map_cache_policy(const std::string& name) { return find_policy(kPolicies, name) != nullptr; }
 
-void MapCache::unlink(uint32_t p) {
-  if (prev_[p] != kNone) next_[prev_[p]] = next_[p]; else head_ = next_[p];
-  if (next_[p] != kNone) prev_[next_[p]] = prev_[p]; else tail_ = prev_[p];
-  prev_[p] = next_[p] = kNone;
-}
+std::string map_cache_policy_names() { return policy_names(kPolicies); }
 
-void MapCache::push_front(uint32_t p) {
-  prev_[p] = kNone;
-  next_[p] = head_;
-  if (head_ != kNone) prev_[head_] = p;
-  head_ = p;
-  if (tail_ == kNone) tail_ = p;
-}
-
-void MapCache::move_to_front(uint32_t p) {
-  if (head_ == p) return;
-  unlink(p);
-  push_front(p);
-}
-
-// The tail is the oldest (FIFO), least recently used (LRU) or the clock hand (CLOCK).
-uint32_t MapCache::pick_victim() {
-  if (policy_ == MapCachePolicy::Clock) {
-    // Each pass clears one bit, so at most size_ + 1 steps.
-    while (state_[tail_] & kReferenced) {
-      const uint32_t p = tail_;
-      state_[p] &= uint8_t(~kReferenced);
-      move_to_front(p);
-    }
-  }
-  return tail_;
+MapCache::MapCache(uint32_t capacity_pages, uint32_t map_pages, const std::string& policy)
+    : policy_(make_map_cache_policy(policy, map_pages)), capacity_(capacity_pages), state_(map_pages, 0) {
+  if (!policy_)
+    throw std::invalid_argument("map_cache_policy: must be one of " + map_cache_policy_names() + ", not '" + policy + "'");
 }
 
 uint32_t MapCache::insert(uint32_t p, bool loaded) {
   if (resident(p)) {
     if (loaded) state_[p] |= kLoaded;
-    touch(p);
+    policy_->used(p);
     return kNone;
   }
   uint32_t victim = kNone;
-  if (size_ >= capacity_ && tail_ != kNone) {
-    victim = pick_victim();
-    unlink(victim);
-    state_[victim] &= uint8_t(~(kResident | kReferenced));
-    --size_;
+  if (size_ >= capacity_) {
+    victim = policy_->evict();
+    if (victim != kNone) {
+      state_[victim] &= uint8_t(~kResident);
+      --size_;
+    }
   }
   state_[p] = uint8_t(kResident | (loaded ? kLoaded : 0));
-  push_front(p);
+  policy_->installed(p);
   ++size_;
   return victim;
 }

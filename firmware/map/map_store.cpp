@@ -11,9 +11,7 @@ MapStore::MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& 
   if (!params.map_cache) return;
   const uint32_t pages = uint32_t((logical_blocks + entries_per_page_ - 1) / entries_per_page_);
   const uint32_t capacity = std::max<uint32_t>(1, uint32_t(uint64_t(params.l2p_sram_kib) * 1024 / geometry.page_bytes));
-  MapCachePolicy policy = MapCachePolicy::Lru;
-  parse_map_cache_policy(params.map_cache_policy, policy);  // validate() vouched for the name
-  cache_ = std::make_unique<MapCache>(capacity, pages, policy);
+  cache_ = std::make_unique<MapCache>(capacity, pages, params.map_cache_policy);  // validate() vouched for the name
   dir_.assign(pages, L2pMap::kUnmapped);
   dir_seq_.assign(pages, 0);
   waiters_.resize(pages);

@@ -529,9 +529,7 @@ TEST_CASE("Static mapping: a logical page always lands in the pool its number na
   p.lba_mapping = "static";
   p.stripe_order = "channel-first";
   Rig r(p);
-  AllocationPolicy::Order o;
-  AllocationPolicy::parse_order("channel-first", o);
-  const AllocationPolicy policy(r.geo, o, true);
+  const AllocationPolicy policy(r.geo, "channel-first", true);
   for (uint8_t t = 0; t < 8; ++t) r.hw.command(make_rw(t, true, uint64_t(t) * 16 + 3, 4), stamps_for(t * 16 + 3, 4, 1));
   r.hw.run();
   flush(r);

@@ -66,7 +66,7 @@ struct Rig : PartFixture {
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params, mapping)),
         store(hw, params, geo, 256, blocks, flash),
-        alloc(geo, AllocationPolicy::Order::DieFirst, mapping == "static"),
+        alloc(geo, "die-first", mapping == "static"),
         placement(hw, params, geo, blocks, alloc, l),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, l, l),
         fill(hw, params, blocks, map, flash, cache) {

@@ -67,7 +67,7 @@ struct Rig : PartFixture {
   CommandTable table{hw, 600, 500, latency};
   L2pMap map{512};
   MapStore store;
-  AllocationPolicy alloc{geo, AllocationPolicy::Order::DieFirst, false};
+  AllocationPolicy alloc{geo, "die-first", false};
   Collector gc;
   Hooks hooks;
   WriteProtection protection{table, flash, hooks};
