@@ -1,5 +1,4 @@
 #include "ftl/allocation_policy.h"
-#include <stdexcept>
 #include "policy_registry.h"
 
 namespace ufs {
@@ -32,8 +31,10 @@ std::vector<uint32_t> channel_first_dies(const FlashGeometry& g) {
 
 AllocationPolicy::AllocationPolicy(const FlashGeometry& g, const std::string& order, bool static_mapping)
     : static_(static_mapping) {
-  const std::unique_ptr<StripeOrder> stripe = make_stripe_order(order);
-  if (!stripe) throw std::invalid_argument("stripe_order: must be one of " + stripe_order_names() + ", not '" + order + "'");
+  // validate() refuses other names with a message; the firmware throws nothing (its target
+  // build has no exceptions), so a name that got past it here means die-first, the default.
+  std::unique_ptr<StripeOrder> stripe = make_stripe_order(order);
+  if (!stripe) stripe = make_stripe_order("die-first");
   for (const AllocationPool& p : stripe->pools(g)) {
     die_.push_back(p.die);
     plane_.push_back(p.plane);
