@@ -51,9 +51,9 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
     table_.set_response_hook(hpb_.get());      // device control mode recommendations ride on responses
-    reads_.set_verified_entries(hpb_.get());   // HPB READ: PPAs from verified entries
-    map_store_.set_miss_listener(hpb_.get());  // device control mode counts map misses
-    map_store_.set_load_listener(hpb_.get());  // READ BUFFER waits for map pages
+    reads_.set_verified_entries(&hpb_->verified_entries());   // HPB READ: PPAs from verified entries
+    map_store_.set_miss_listener(&hpb_->map_miss_listener());  // device control mode counts map misses
+    map_store_.set_load_listener(&hpb_->map_load_listener());  // READ BUFFER waits for map pages
   }
   // Idle time: background GC first, then a WriteBooster flush (each at its own threshold).
   idle_.add(gc_);
@@ -245,7 +245,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   if (token & kControlToken) { table_.control_data_sent(tag); return; }
-  if (token & HpbDevice::kToken) { hpb_->on_data_in_done(tag); return; }
+  if (token & hpb_cookie::kToken) { hpb_->on_data_in_done(tag); return; }
   reads_.data_in_done(tag, token);
 }
 
@@ -253,7 +253,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
-  if (token & HpbDevice::kToken) { hpb_->on_data_out_done(tag); return; }
+  if (token & hpb_cookie::kToken) { hpb_->on_data_out_done(tag); return; }
   writes_.data_out_done(tag, token);
 }
 

@@ -42,7 +42,7 @@ struct HpbRig {
     hw.attach(&fw);
     fw.on_power_up();
   }
-  const HpbStats& stats() const { return fw.hpb()->stats(); }
+  HpbStats stats() const { return fw.hpb()->stats(); }
   CommandResponse run(const HostCommand& c, std::vector<SectorStamp> data = {}, std::vector<uint8_t> bytes = {}) {
     const size_t before = hw.responses_.size();
     hw.command(c, std::move(data), std::move(bytes));
@@ -57,7 +57,7 @@ struct HpbRig {
   }
   // READ BUFFER of one sub-region: its entries, in LBA order.
   std::vector<uint64_t> read_buffer(uint16_t region, uint16_t sub, uint8_t tag = 3) {
-    const uint32_t entries = uint32_t(fw.hpb()->subregion_blocks());
+    const uint32_t entries = uint32_t(fw.hpb()->regions().subregion_blocks());
     const CommandResponse r = run(read_buffer_cdb(tag, region, sub, entries * 8));
     REQUIRE(r.status == scsi_status::kGood);
     const auto& b = hw.done_bytes_[tag];
@@ -295,7 +295,7 @@ TEST_CASE("Device control mode: misses recommend activation, LRU regions inactiv
   // max 2 active regions: activating the third recommends dropping the least recent
   REQUIRE(inactivate.size() == 1);
   CHECK(inactivate[0] == 0);
-  CHECK(r.fw.hpb()->active_regions() == 2);
+  CHECK(r.fw.hpb()->regions().active_regions() == 2);
   // the host fetches region 4's sub-region; a write to it then recommends re-activation
   r.read_buffer(4, 0);
   activate.clear();
@@ -317,7 +317,7 @@ TEST_CASE("Updated entries in responses: a rewritten block's new entry comes bac
   REQUIRE(r.run(sync_cache(9)).status == scsi_status::kGood);
   const std::vector<uint64_t> e = r.read_buffer(0, 0);
   r.write(10, 1, 2);  // into the write cache: the sub-region stays clean
-  CHECK(r.fw.hpb()->subregion_clean(0));
+  CHECK(!r.fw.hpb()->regions().dirty(0));
   CHECK(r.stats().dirty_marks == 0);
   CommandResponse c = r.run(hpb_read(6, 10, e[10], 1));  // old entry while the new data is cached
   CHECK(r.hw.host_in_[6][0] == (SectorStamp{10, 2}));
@@ -343,5 +343,5 @@ TEST_CASE("Updated entries in responses: a rewritten block's new entry comes bac
   c = r.run(hpb_read(8, 11, e[11], 1));  // untouched neighbours keep working
   CHECK(r.hw.host_in_[8][0] == (SectorStamp{11, 1}));
   CHECK(r.stats().verified == 2);
-  CHECK(r.fw.hpb()->subregion_clean(0));
+  CHECK(!r.fw.hpb()->regions().dirty(0));
 }

@@ -53,8 +53,8 @@ struct Hostile {
     {  // the HPB layout, from a native firmware of the same parameters (the core's is not readable)
       FakePlatform scratch(geo, params.data_buffer_kib / 4);
       DeviceFirmware probe(scratch, params, geo);
-      sub_blocks = uint32_t(probe.hpb()->subregion_blocks());
-      regions = probe.hpb()->regions();
+      sub_blocks = uint32_t(probe.hpb()->regions().subregion_blocks());
+      regions = probe.hpb()->regions().regions();
     }
     fw = make(hw, params, geo);
     hw.crypto_on = true;
