@@ -1,7 +1,5 @@
 #include "device_firmware.h"
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 
 namespace ufs {
 
@@ -31,6 +29,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
               cache_, fill_, protection_),
       map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, placement_, cache_, gc_),
       reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_),
+      scsi_(table_, reads_, writes_, protection_, params.max_transfer_blocks, logical_blocks_),
       gc_(hal, params_, geometry, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
       wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
       recovery_(hal, params_, geo_, logical_blocks_, read_slots_, blocks_, map_, map_store_, flash_, wb_.get(), *this) {
@@ -159,85 +158,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
   if (recovery_.active()) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
   if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
-  const ScsiCommand s = decode_cdb(c.cdb);
-  if (s.invalid_asc) { table_.fail(c, sense_key::kIllegalRequest, s.invalid_asc); return; }
-  switch (s.op) {
-    case ScsiOp::TestUnitReady:
-      table_.respond(c.tag, c.lun);
-      return;
-    case ScsiOp::RequestSense: {
-      uint8_t sense[18] = {0x70, 0, sense_key::kNoSense, 0, 0, 0, 0, 10};
-      table_.send_control_data(c, sense, sizeof sense, s.allocation_length);
-      return;
-    }
-    case ScsiOp::Inquiry: {
-      uint8_t d[36] = {};
-      if (s.evpd) {
-        if (s.page_code != 0x00) { table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb); return; }
-        const uint8_t pages[] = {0x00, 0x00, 0x00, 1, 0x00};  // supported VPD pages: only page 0
-        table_.send_control_data(c, pages, sizeof pages, s.allocation_length);
-        return;
-      }
-      d[0] = 0x00;   // direct-access block device
-      d[2] = 0x06;   // SPC-4
-      d[3] = 0x02;   // response data format
-      d[4] = 31;     // additional length
-      d[7] = 0x02;   // CMDQUE
-      std::memcpy(d + 8, "UFSTLM  ", 8);
-      std::memcpy(d + 16, "ufs-tlm device  ", 16);
-      std::memcpy(d + 32, "0100", 4);
-      table_.send_control_data(c, d, sizeof d, s.allocation_length);
-      return;
-    }
-    case ScsiOp::ReadCapacity10: {
-      uint8_t d[8];
-      const uint64_t last = logical_blocks_ - 1;
-      put_be32(d, last > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(last));
-      put_be32(d + 4, uint32_t(kSectorBytes));
-      table_.send_control_data(c, d, sizeof d, 8);
-      return;
-    }
-    case ScsiOp::ReadCapacity16: {
-      uint8_t d[32] = {};
-      put_be64(d, logical_blocks_ - 1);
-      put_be32(d + 8, uint32_t(kSectorBytes));
-      table_.send_control_data(c, d, sizeof d, s.allocation_length);
-      return;
-    }
-    case ScsiOp::Read:
-    case ScsiOp::Write:
-      if (s.blocks == 0 || s.blocks > params_.max_transfer_blocks) {
-        table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
-        return;
-      }
-      if (s.lba >= logical_blocks_ || s.blocks > logical_blocks_ - s.lba) {
-        table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
-        return;
-      }
-      if (c.expected_length < uint64_t(s.blocks) * kSectorBytes) {
-        table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidFieldInCdb);
-        return;
-      }
-      if (s.op == ScsiOp::Write && protection_.refuses(c)) return;
-      if (s.op == ScsiOp::Read) reads_.start(c, s.lba, s.blocks, false);
-      else writes_.start_write(c, s);
-      return;
-    case ScsiOp::SynchronizeCache:
-      if (s.lba >= logical_blocks_ || (s.blocks && s.blocks > logical_blocks_ - s.lba)) {
-        table_.fail(c, sense_key::kIllegalRequest, asc::kLbaOutOfRange);
-        return;
-      }
-      if (protection_.refuses(c)) return;
-      writes_.start_sync(c);
-      return;
-    case ScsiOp::Unmap:
-      if (protection_.refuses(c)) return;
-      writes_.start_unmap(c, s);
-      return;
-    case ScsiOp::Unsupported:
-      break;
-  }
-  table_.fail(c, sense_key::kIllegalRequest, asc::kInvalidOpcode);
+  scsi_.dispatch(c);
 }
 
 // ---------------------------------------------------------------- reads

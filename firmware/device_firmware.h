@@ -25,6 +25,7 @@
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
 #include "command/read_engine.h"
+#include "command/scsi_dispatch.h"
 #include "ftl/gc_events.h"
 #include "ftl/placement.h"
 #include "map/map_store.h"
@@ -152,6 +153,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   WriteEngine writes_;
   MapWriter map_writer_;
   ReadEngine reads_;
+  ScsiDispatch scsi_;                // the SCSI commands: checked, answered or handed to an engine
   GarbageCollector gc_;
   bool preconditioning_ = false;     // no GC while filling through the backdoor
   void command_ended() override { idle_.command_ended(); }  // CommandEndListener

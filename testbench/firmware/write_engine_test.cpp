@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 #include "command/read_engine.h"
+#include "command/scsi_dispatch.h"
 #include "part_fixture.h"
 #include "write/page_fill.h"
 #include "write/preconditioner.h"
@@ -78,6 +79,7 @@ struct Rig : PartFixture {
   WriteEngine writes;
   ReadEngine reads;
   Preconditioner preconditioner;
+  ScsiDispatch scsi{table, reads, writes, protection, 64, 512};  // READ/WRITE up to 64 blocks
   std::vector<CommandResponse> answered;
 
   explicit Rig(uint32_t logical_page_kib = 4)
@@ -267,6 +269,62 @@ TEST_CASE("Preconditioner: a range written as the write path would place it, map
   }());
   CHECK(r.flash.in_flight() == 0);
   for (uint32_t b = 0; b < r.blocks.block_count(); ++b) CHECK(r.blocks.info(b).programs_in_flight == 0);
+}
+
+TEST_CASE("SCSI dispatch: commands answered by the device, checks before the engines, the rest refused",
+          "[firmware][scsi-dispatch]") {
+  Rig r;
+  r.events.command = [&r](const HostCommand& c) { r.scsi.dispatch(c); };
+  r.events.data_in = [&r](uint8_t tag, uint64_t token) {
+    if (token & kControlToken) r.table.control_data_sent(tag);
+    else r.reads.data_in_done(tag, token);
+  };
+  auto run = [&r](const HostCommand& c, std::vector<SectorStamp> data = {}) {
+    r.answered.clear();
+    r.hw.command(c, std::move(data));
+    r.hw.run();
+    REQUIRE(r.answered.size() == 1);
+    return r.answered[0];
+  };
+  HostCommand tur;
+  tur.tag = 1;
+  CHECK(run(tur).status == scsi_status::kGood);  // TEST UNIT READY: all zeros
+  HostCommand inquiry;
+  inquiry.tag = 2;
+  inquiry.direction = DataDirection::Read;
+  inquiry.expected_length = 36;
+  inquiry.cdb[0] = 0x12;
+  inquiry.cdb[4] = 36;
+  CHECK(run(inquiry).status == scsi_status::kGood);
+  const std::vector<uint8_t>& id = r.hw.done_bytes_[2];
+  REQUIRE(id.size() == 36);
+  CHECK(std::string(id.begin() + 8, id.begin() + 16) == "UFSTLM  ");
+  HostCommand capacity;
+  capacity.tag = 3;
+  capacity.direction = DataDirection::Read;
+  capacity.expected_length = 8;
+  capacity.cdb[0] = 0x25;  // READ CAPACITY (10)
+  CHECK(run(capacity).status == scsi_status::kGood);
+  CHECK(get_be32(r.hw.done_bytes_[3].data()) == 511);  // the last LBA
+  CHECK(get_be32(r.hw.done_bytes_[3].data() + 4) == kSectorBytes);
+  // Checks before the engines: too long, past the end, less room than the blocks.
+  const CommandResponse too_long = run(make_rw(4, true, 0, 65));
+  CHECK(too_long.asc == asc::kInvalidFieldInCdb);
+  const CommandResponse past_end = run(make_rw(5, false, 510, 4));
+  CHECK(past_end.status == scsi_status::kCheckCondition);
+  CHECK(past_end.asc == asc::kLbaOutOfRange);
+  HostCommand short_buffer = make_rw(6, false, 0, 4);
+  short_buffer.expected_length = 2 * kSectorBytes;
+  CHECK(run(short_buffer).asc == asc::kInvalidFieldInCdb);
+  HostCommand unknown;
+  unknown.tag = 7;
+  unknown.cdb[0] = 0xC5;
+  CHECK(run(unknown).asc == asc::kInvalidOpcode);
+  CHECK(r.writes.stats().host_write_blocks == 0);  // nothing reached the engines
+  // What passes goes to its engine: a write and its read back.
+  CHECK(run(make_rw(8, true, 100, 4), stamps_for(100, 4, 3)).status == scsi_status::kGood);
+  CHECK(run(make_rw(9, false, 100, 4)).status == scsi_status::kGood);
+  CHECK(std::vector<SectorStamp>(r.hw.host_in_[9].begin(), r.hw.host_in_[9].begin() + 4) == stamps_for(100, 4, 3));
 }
 
 }  // namespace write_engine_test
