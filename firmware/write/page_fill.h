@@ -27,8 +27,8 @@ class PageFill final : public FlashClient {
   PageFill(Hal& hal, const FirmwareParams& params, const BlockManager& blocks, L2pMap& map, FlashPort& flash,
            WriteCache& cache);
 
-  // Sectors [lba, lba + n) into slots [pos, pos + n) of `unit` (assigned to them here).
-  void fill(uint32_t unit, uint32_t pos, uint64_t lba, uint32_t n);
+  // Sectors [lba, lba + n) into the unit's next n slots (staged here).
+  void fill(uint32_t unit, uint64_t lba, uint32_t n);
 
   const PageFillStats& stats() const { return stats_; }
   void visit_stats(StatsVisitor& v) const;

@@ -37,7 +37,7 @@ WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeomet
   if (shape_.hybrid) slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, shape_.large);
 }
 
-uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool large) {
+uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool large, bool flush) {
   // Host data may not take the last units: GC must always find one to make progress.
   uint32_t i;
   if (shape_.hybrid) {
@@ -62,7 +62,7 @@ uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool lar
   u.pool = kNone;
   u.open_slot = 0;
   u.slc = false;
-  u.flush = false;
+  u.flush = flush;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
   std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
   std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
@@ -80,7 +80,7 @@ void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) 
     const uint32_t e = map_.get(lba);
     uint32_t older = e;
     if (L2pMap::is_cached(e)) {  // overwritten in the cache: this copy takes over the NAND copy
-      uint32_t& owned = superseded_copy(e);
+      uint32_t& owned = cached(e).old_ppa;
       older = owned;
       owned = L2pMap::kUnmapped;
     }
@@ -90,6 +90,41 @@ void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) 
   }
   u.arrived += count;
   try_program(unit);
+}
+
+void WriteCache::arrived(uint32_t unit, uint32_t n, bool by_read) {
+  Unit& u = units_[unit];
+  u.arrived += n;
+  if (by_read) --u.pending_reads;
+  try_program(unit);
+}
+
+bool WriteCache::holds_fua(uint32_t unit, uint8_t tag) const {
+  const Unit& u = units_[unit];
+  return std::find(u.fua_tag.begin(), u.fua_tag.begin() + u.assigned, tag) != u.fua_tag.begin() + u.assigned;
+}
+
+uint32_t WriteCache::wait_for_host_units(uint8_t tag) {
+  uint32_t n = 0;
+  for (Unit& u : units_) {
+    if (u.stream != WriteStream::Host || (u.state != UnitState::Sealed && u.state != UnitState::Programming)) continue;
+    u.sync_tags.push_back(tag);
+    ++n;
+  }
+  return n;
+}
+
+void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) {
+  for (Unit& u : units_) {
+    if (u.state != UnitState::Sealed) continue;
+    for (uint8_t tag : u.sync_tags) waiting.emplace_back(tag, true);
+    u.sync_tags.clear();
+    for (uint32_t s = 0; s < u.assigned; ++s) {
+      if (u.fua_tag[s] == kNoTag) continue;
+      waiting.emplace_back(u.fua_tag[s], false);
+      u.fua_tag[s] = kNoTag;
+    }
+  }
 }
 
 void WriteCache::copy_obsolete(uint32_t e) {

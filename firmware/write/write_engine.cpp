@@ -90,33 +90,32 @@ void WriteEngine::request_data(uint8_t tag) {
         if (!t.waiting) { t.waiting = true; waiters_.push_back(tag); }
         return;
       }
-      if (alloc_.static_mapping()) cache_.unit(filling).pool = alloc_.pool_of(lba / lp);
+      if (alloc_.static_mapping()) cache_.place(filling).pool = alloc_.pool_of(lba / lp);
     }
     const uint32_t unit = filling;
-    WriteCache::Unit& u = cache_.unit(unit);
     const bool host = lba >= t.lba && lba < cmd_end;
     uint64_t run_end = host ? cmd_end : lba < t.lba ? t.lba : span_end;
     if (alloc_.static_mapping()) run_end = std::min(run_end, (lba / lp + 1) * lp);
     if (hybrid) run_end = std::min<uint64_t>(run_end, lba + (chunk ? large_slots : 1));
-    const uint32_t n = uint32_t(std::min<uint64_t>(u.capacity - u.assigned, run_end - lba));
-    const uint32_t pos = u.assigned;
+    const uint32_t n = uint32_t(std::min<uint64_t>(cache_.room(unit), run_end - lba));
     if (host) {
+      const uint32_t pos = cache_.stage(unit, n);
       const uint32_t offset = uint32_t(lba - t.lba);
       for (uint32_t i = 0; i < n; ++i) {
-        u.lbas[pos + i] = lba + i;
-        u.fua_tag[pos + i] = t.fua ? tag : WriteCache::kNoTag;
+        const WriteCache::Slot s = cache_.slot(unit, pos + i);
+        s.lba = lba + i;
+        s.fua_tag = t.fua ? tag : WriteCache::kNoTag;
       }
-      u.assigned += n;
       hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
       latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
-      hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(u.first_slot + pos),
+      hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(cache_.buffer_slot(unit, pos)),
                             n * uint32_t(kSectorBytes), write_token(unit, pos, n));
       ++t.out_requests;
     } else {
-      fill_.fill(unit, pos, lba, n);
+      fill_.fill(unit, lba, n);
     }
     t.span_staged += n;
-    if ((u.assigned == u.capacity || hybrid) && filling == unit) {  // hybrid: a unit holds one piece
+    if ((cache_.room(unit) == 0 || hybrid) && filling == unit) {  // hybrid: a unit holds one piece
       filling = kNone;
       cache_.seal(unit);
     }
@@ -141,8 +140,7 @@ void WriteEngine::data_out_done(uint8_t tag, uint64_t token) {
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
   for (uint32_t& filling : host_units_) {
     if (filling == kNone) continue;
-    const WriteCache::Unit& u = cache_.unit(filling);
-    if (std::find(u.fua_tag.begin(), u.fua_tag.begin() + u.assigned, tag) != u.fua_tag.begin() + u.assigned) {
+    if (cache_.holds_fua(filling, tag)) {
       const uint32_t tail = filling;
       filling = kNone;
       cache_.seal(tail);
@@ -172,14 +170,7 @@ void WriteEngine::start_sync(const HostCommand& c) {
     cache_.seal(u);
   }
   // Wait for every host unit holding data: sealed (data still arriving or no die yet) or programming.
-  for (uint32_t i = 0; i < cache_.unit_count(); ++i) {
-    WriteCache::Unit& u = cache_.unit(i);
-    if (u.stream == WriteStream::Host &&
-        (u.state == WriteCache::UnitState::Sealed || u.state == WriteCache::UnitState::Programming)) {
-      u.sync_tags.push_back(c.tag);
-      ++t.sync_pending;
-    }
-  }
+  t.sync_pending = cache_.wait_for_host_units(c.tag);
   if (t.sync_pending == 0) table_.respond(c.tag, c.lun);
 }
 
@@ -229,8 +220,9 @@ void WriteEngine::finish_unmap(uint8_t tag) {
       const uint32_t e = map_.get(lba + i);
       if (e == L2pMap::kUnmapped) continue;
       if (L2pMap::is_cached(e)) {
-        cache_.copy_obsolete(cache_.superseded_copy(e));
-        cache_.superseded_copy(e) = L2pMap::kUnmapped;
+        const WriteCache::Slot cached = cache_.cached(e);
+        cache_.copy_obsolete(cached.old_ppa);
+        cached.old_ppa = L2pMap::kUnmapped;
       }
       cache_.copy_obsolete(e);
       store_.updated(lba + i);
@@ -268,21 +260,17 @@ void WriteEngine::refuse_undurable() {
   }
   // Syncs and FUA writes waiting for units that will never be programmed cannot be made
   // durable: refused too. The units' data stays in the cache, readable.
-  for (uint32_t i = 0; i < cache_.unit_count(); ++i) {
-    WriteCache::Unit& u = cache_.unit(i);
-    if (u.state != WriteCache::UnitState::Sealed) continue;
-    for (uint8_t tag : u.sync_tags)
+  std::vector<std::pair<uint8_t, bool>> undurable;
+  cache_.take_undurable(undurable);
+  for (const auto& [tag, sync] : undurable) {
+    if (sync) {
       if (table_.kind(tag) == CommandKind::Sync) protection_.refuse(tag);
-    u.sync_tags.clear();
-    for (uint32_t s = 0; s < u.assigned; ++s) {
-      const uint8_t tag = u.fua_tag[s];
-      if (tag == WriteCache::kNoTag) continue;
-      u.fua_tag[s] = WriteCache::kNoTag;
-      Command& t = commands_[tag];
-      if (table_.kind(tag) == CommandKind::Write && !t.rejected) {
-        t.rejected = true;
-        if (t.out_requests == 0) protection_.refuse(tag);
-      }
+      continue;
+    }
+    Command& t = commands_[tag];
+    if (table_.kind(tag) == CommandKind::Write && !t.rejected) {
+      t.rejected = true;
+      if (t.out_requests == 0) protection_.refuse(tag);
     }
   }
 }

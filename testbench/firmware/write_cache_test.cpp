@@ -97,13 +97,12 @@ struct Rig : PartFixture {
   uint32_t host_unit(const std::vector<uint64_t>& lbas, uint8_t fua_tag = WriteCache::kNoTag) {
     const uint32_t unit = cache.allocate(WriteStream::Host, false);
     REQUIRE(unit != WriteCache::kNone);
-    WriteCache::Unit& u = cache.unit(unit);
+    const uint32_t pos = cache.stage(unit, uint32_t(lbas.size()));
     for (uint32_t i = 0; i < lbas.size(); ++i) {
-      u.lbas[i] = lbas[i];
-      u.fua_tag[i] = fua_tag;
+      cache.slot(unit, pos + i).lba = lbas[i];
+      cache.slot(unit, pos + i).fua_tag = fua_tag;
     }
-    u.assigned = uint32_t(lbas.size());
-    cache.host_data_arrived(unit, 0, uint32_t(lbas.size()));
+    cache.host_data_arrived(unit, pos, uint32_t(lbas.size()));
     return unit;
   }
 };
@@ -180,11 +179,10 @@ TEST_CASE("Write cache: host data goes to NAND, the map follows it and the super
   const uint32_t old_block = r.data_block(0, 0);
   const uint32_t old_ppa = r.map.get(1);
   const uint32_t unit = r.host_unit({1, 2, 3}, 9);
-  const WriteCache::Unit& u = r.cache.unit(unit);
-  CHECK(r.map.get(1) == L2pMap::cached(u.first_slot));
+  CHECK(r.map.get(1) == L2pMap::cached(r.cache.buffer_slot(unit, 0)));
   CHECK(r.blocks.info(old_block).valid == 16);  // the NAND copies stay valid while the data is cached
-  r.cache.unit(unit).sync_tags.push_back(4);
   r.cache.seal(unit);
+  CHECK(r.cache.wait_for_host_units(4) == 1);  // a SYNCHRONIZE CACHE waits for the sealed unit
   CHECK(r.cache.stats().padding_sectors == 1);
   CHECK(r.cache.busy());
   r.hw.run();
@@ -209,14 +207,14 @@ TEST_CASE("Write cache: data overwritten in the cache takes over the NAND copy i
   const uint32_t nand = r.map.get(5);
   const uint32_t first = r.host_unit({5});
   const uint32_t second = r.host_unit({5});
-  CHECK(r.cache.unit(first).old_ppa[0] == L2pMap::kUnmapped);
-  CHECK(r.cache.unit(second).old_ppa[0] == nand);
-  CHECK(r.cache.superseded_copy(r.map.get(5)) == nand);
+  CHECK(r.cache.slot(first, 0).old_ppa == L2pMap::kUnmapped);
+  CHECK(r.cache.slot(second, 0).old_ppa == nand);
+  CHECK(r.cache.cached(r.map.get(5)).old_ppa == nand);
   r.cache.seal(first);
   r.hw.run();
   // The older cached copy reached NAND, but the map stays on the newer one; the NAND copy
   // it supersedes stays valid until that one is programmed.
-  CHECK(r.map.get(5) == L2pMap::cached(r.cache.unit(second).first_slot));
+  CHECK(r.map.get(5) == L2pMap::cached(r.cache.buffer_slot(second, 0)));
   CHECK(r.blocks.info(old_block).valid == 16);
   r.cache.seal(second);
   r.hw.run();
@@ -235,13 +233,11 @@ TEST_CASE("Write cache: host data leaves GC the last unit, and a failed program 
   REQUIRE(gc != WriteCache::kNone);
   r.cache.release(gc);
 
-  WriteCache::Unit& u = r.cache.unit(units[0]);
-  u.lbas[0] = 40;
-  u.assigned = 1;
+  r.cache.slot(units[0], r.cache.stage(units[0], 1)).lba = 40;
   r.cache.host_data_arrived(units[0], 0, 1);
   r.hw.fail_next_program_ = true;
   r.cache.seal(units[0]);
-  const uint32_t failed = u.block;
+  const uint32_t failed = r.cache.place(units[0]).block;
   r.hw.run();
   CHECK(r.flash.stats_program_failures() == 1);
   CHECK(r.blocks.info(failed).retire_after_gc);
@@ -283,14 +279,15 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   const uint32_t from = r.blocks.ppa(victim, 1, 0);
   const uint64_t at = r.gc_units.gc_stage(unit, from, 2, pos);
   CHECK(pos == 0);
-  CHECK(at == slot_address(r.cache.unit(unit).first_slot));
+  CHECK(at == slot_address(r.cache.buffer_slot(unit, 0)));
   CHECK(r.gc_units.gc_unit_room(unit) == 2);
   PageOob oob;
   oob.lba[0] = 104;
   oob.lba[1] = 105;
   oob.data_seq[0] = oob.data_seq[1] = 7;
   r.gc_units.gc_data_arrived(unit, pos, 2, oob);
-  CHECK(r.cache.unit(unit).lbas[1] == 105);
+  CHECK(r.cache.slot(unit, 1).lba == 105);
+  CHECK(r.cache.slot(unit, 1).data_seq == 7);
   r.gc_units.gc_seal(unit);
   r.hw.run();
   REQUIRE(r.l.moves.size() == 2);
@@ -308,7 +305,7 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   const uint32_t nand105 = r.map.get(105);
   r.host_unit({105});
   CHECK(r.gc_units.gc_follow_move(105, nand105, r.l.moves[1][2]));
-  CHECK(r.cache.superseded_copy(r.map.get(105)) == r.l.moves[1][2]);
+  CHECK(r.cache.cached(r.map.get(105)).old_ppa == r.l.moves[1][2]);
   CHECK_FALSE(r.gc_units.gc_follow_move(106, from, to));  // 106 never lived at `from`
 }
 
@@ -319,30 +316,30 @@ TEST_CASE("Read-modify-write fill: the rest of a logical page from NAND (one rea
   r.host_unit({1});                     // LBA 1 newer in the cache
   r.map.set(2, L2pMap::kUnmapped);      // LBA 2 never written (as if unmapped)
   const uint32_t unit = r.cache.allocate(WriteStream::Host, false);
-  r.fill.fill(unit, 0, 0, 4);           // LBAs 0..3: NAND, cache, zeros, NAND
-  const WriteCache::Unit& u = r.cache.unit(unit);
-  CHECK(u.assigned == 4);
-  CHECK(u.pending_reads == 2);          // the unmapped and cached sectors split the NAND run
-  CHECK(r.hw.data_reads_ == 2);
+  r.fill.fill(unit, 0, 4);           // LBAs 0..3: NAND, cache, zeros, NAND
+  CHECK(r.cache.room(unit) == 0);
+  CHECK(r.hw.data_reads_ == 2);         // the unmapped and cached sectors split the NAND run
   CHECK(r.fill.stats().flash_sectors == 2);
   CHECK(r.fill.stats().cache_sectors == 1);
-  CHECK(r.map.get(1) == L2pMap::cached(u.first_slot + 1));  // copied: the cache's copy moves along
-  CHECK(u.lbas[2] == kNoLba);
+  CHECK(r.map.get(1) == L2pMap::cached(r.cache.buffer_slot(unit, 1)));  // copied: the cache's copy moves along
+  CHECK(r.cache.slot(unit, 2).lba == kNoLba);
   CHECK(L2pMap::is_physical(r.map.get(0)));  // NAND data: the map moves once it is read
   // LBA 3 is rewritten while its fill read is in flight: the newer copy stands.
   const uint32_t newer = r.host_unit({3});
   r.hw.run();
-  CHECK(r.map.get(0) == L2pMap::cached(u.first_slot));
-  CHECK(u.lbas[3] == kNoLba);
-  CHECK(r.map.get(3) == L2pMap::cached(r.cache.unit(newer).first_slot));
-  CHECK(u.arrived == 4);
+  CHECK(r.map.get(0) == L2pMap::cached(r.cache.buffer_slot(unit, 0)));
+  CHECK(r.cache.slot(unit, 3).lba == kNoLba);
+  CHECK(r.map.get(3) == L2pMap::cached(r.cache.buffer_slot(newer, 0)));
+  r.cache.seal(unit);  // all its data is in: sealed, it is programmed
+  r.hw.run();
+  CHECK(L2pMap::is_physical(r.map.get(0)));
 }
 
 TEST_CASE("Read-modify-write fill: larger runs become single reads of consecutive sectors", "[firmware][write]") {
   Rig r;
   r.data_block(0, 0);
   const uint32_t unit = r.cache.allocate(WriteStream::Host, false);
-  r.fill.fill(unit, 0, 2, 4);  // LBAs 2..5: sectors 2-3 of page 0, 0-1 of page 1
+  r.fill.fill(unit, 2, 4);  // LBAs 2..5: sectors 2-3 of page 0, 0-1 of page 1
   CHECK(r.hw.data_reads_ == 2);
   r.cache.seal(unit);
   r.hw.run();
