@@ -236,7 +236,7 @@ TEST_CASE("HPB freshness: a host write is tracked, its programmed entry signed a
   CHECK(r.freshness.stats().response_entries_sent == 1);
 }
 
-TEST_CASE("HPB freshness: UNMAP, an untracked move and a full table dirty the sub-region; republishing drops the changes") {
+TEST_CASE("HPB freshness: UNMAP, an untracked move and a full table dirty the sub-region, and republishing drops the changes") {
   HpbDeviceParams p = small_hpb();
   p.response_entries = 1;
   p.response_delta_entries = 2;
@@ -259,7 +259,7 @@ TEST_CASE("HPB freshness: UNMAP, an untracked move and a full table dirty the su
   CHECK(r.freshness.stats().delta_peak == 2);
 }
 
-TEST_CASE("HPB read verify: an authentic entry of a clean sub-region reads its PPA; a forged one falls back") {
+TEST_CASE("HPB read verify: an authentic entry of a clean sub-region reads its PPA, a forged one falls back") {
   Rig r;
   r.regions.publish(0);
   CHECK(r.reads.start(hpb_read(4, 100, 0xABCD)) == 0);
