@@ -3,6 +3,8 @@
 // programmed are torn, a fresh firmware recovers from the NAND alone (OOB scan),
 // and every block acknowledged as durable (FUA, or written before a SYNCHRONIZE
 // CACHE that completed) must read back as that version or a newer acknowledged one.
+// A write or sync the device refuses (CHECK CONDITION) acknowledges nothing: it counts in
+// bad_status, and a refused write's blocks may read back as the old or the refused data.
 // The rig, for either build of the firmware (firmware_under_test.h): power_loss_test.cpp
 // runs it native, testbench/iss/iss_power_loss_test.cpp on the emulated core.
 #pragma once
@@ -18,6 +20,17 @@ inline FlashGeometry spo_geometry() {
   g.channels = 2; g.ways_per_channel = 1; g.dies_per_way = 2; g.planes_per_die = 2;
   g.blocks_per_plane = 16; g.pages_per_block = 24; g.page_bytes = 16384;
   return g;  // 4 dies * 32 blocks * 96 sectors = 48 MiB
+}
+
+// Hybrid page size: 4 KiB- and 8 KiB-page blocks in each plane (16 and 8), one page a unit.
+inline FlashGeometry spo_hybrid_geometry() {
+  FlashGeometry g = spo_geometry();
+  g.page_bytes = 4096;
+  g.blocks_per_plane = 24;
+  g.pages_per_block = 64;
+  g.small_blocks_per_plane = 16;
+  g.large_page_bytes = 8192;
+  return g;
 }
 
 inline HostCommand sync_command(uint8_t tag) {
@@ -38,6 +51,7 @@ struct PowerLossRig {
   uint64_t cap = 0;
   uint64_t span = 0;  // LBAs the workload writes: 90% of the device
   std::vector<uint64_t> acked, durable;  // per LBA: last acknowledged / guaranteed version (0: none)
+  std::vector<uint64_t> refused;  // per LBA: a refused write's version since acked (0: none)
   std::vector<uint32_t> busy;
   struct Inflight { enum Kind { Read, Write, Sync } kind = Read; uint64_t lba = 0; uint32_t n = 0; uint64_t version = 0;
                     bool fua = false; bool active = false; std::vector<uint64_t> snapshot; };
@@ -52,6 +66,7 @@ struct PowerLossRig {
     span = cap * 9 / 10;
     acked.assign(cap, 0);
     durable.assign(cap, 0);
+    refused.assign(cap, 0);
     busy.assign(cap, 0);
     hw.on_response = [this](const CommandResponse& r) { completed_command(r); };
   }
@@ -93,20 +108,22 @@ struct PowerLossRig {
     if (!f.active) return;
     f.active = false;
     ++completed;
-    if (r.status != scsi_status::kGood) ++bad_status;
+    const bool good = r.status == scsi_status::kGood;
+    bad_status += !good;
     if (f.kind == Inflight::Sync) {
-      for (uint64_t lba = 0; lba < cap; ++lba) durable[lba] = std::max(durable[lba], f.snapshot[lba]);
+      for (uint64_t lba = 0; good && lba < cap; ++lba) durable[lba] = std::max(durable[lba], f.snapshot[lba]);
     } else {
       for (uint32_t i = 0; i < f.n; ++i) {
         const uint64_t lba = f.lba + i;
         --busy[lba];
         if (f.kind == Inflight::Write) {
-          acked[lba] = f.version;
-          if (f.fua) durable[lba] = std::max(durable[lba], f.version);
-        } else {
+          (good ? acked : refused)[lba] = f.version;
+          if (good) refused[lba] = 0;
+          if (good && f.fua) durable[lba] = std::max(durable[lba], f.version);
+        } else if (good) {
           const SectorStamp& s = hw.host_in_[r.tag][i];
           const bool ok = acked[lba] == 0 ? s.lba == kNoLba : s == SectorStamp{lba, acked[lba]};
-          if (!ok) ++wrong_live;
+          if (!ok && !(refused[lba] && s == SectorStamp{lba, refused[lba]})) ++wrong_live;
         }
       }
     }
@@ -151,15 +168,18 @@ struct PowerLossRig {
         else if (s.lba != lba + i || s.version < want || s.version > version) ++wrong;
         const uint64_t now = s.lba == kNoLba ? 0 : s.version;
         acked[lba + i] = durable[lba + i] = now;
+        refused[lba + i] = 0;
       }
     }
     hw.on_response = saved;
   }
 };
 
+// seed: the workload's and the cut instants' (each seed another order of events).
 inline void power_loss_cycles(FirmwareParams p, uint32_t cycles, FlashGeometry g = spo_geometry(),
-                              FirmwareMaker make = make_native) {
+                              FirmwareMaker make = make_native, uint64_t seed = 7) {
   PowerLossRig r(p, g, std::move(make));
+  r.rng.seed(seed);
   r.start_io();
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);  // 400 ms: the device is full and GC runs
   REQUIRE(r.count("ftl.gc_victims") > 0);

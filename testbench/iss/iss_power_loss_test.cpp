@@ -31,14 +31,8 @@ TEST_CASE("ISS: sudden power-off with logical pages of two program units and pla
 }
 
 TEST_CASE("ISS: sudden power-off with hybrid page size loses no durable block", "[iss][power-loss]") {
-  FlashGeometry g = spo_geometry();
-  g.page_bytes = 4096;
-  g.blocks_per_plane = 24;
-  g.pages_per_block = 64;
-  g.small_blocks_per_plane = 16;
-  g.large_page_bytes = 8192;
   FirmwareParams p = spo_params();
   p.program_pages = 1;
-  REQUIRE(p.validate_for(g).empty());
-  power_loss_cycles(p, 15, g, make_iss);
+  REQUIRE(p.validate_for(spo_hybrid_geometry()).empty());
+  power_loss_cycles(p, 15, spo_hybrid_geometry(), make_iss);
 }
