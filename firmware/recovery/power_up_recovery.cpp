@@ -67,10 +67,16 @@ void PowerUpRecovery::finish() {
 }
 
 // Blocks that hold anything are closed (GC reclaims them). A block cut part-way is written
-// on from the next program unit (a torn unit is simply skipped): one per stream and die,
-// the others stay closed for GC.
+// on from the next program unit (a torn unit is simply skipped): one per stream, die and
+// pool, the others stay closed for GC. The NAND does not say which stream wrote a block, so
+// GC gets the one with the most room, the host the next: host data never takes a pool's
+// last free block, but GC may have taken it for the victim it was moving when the power
+// went, and then only a write point of its own lets it finish that victim (the scan finds
+// its moves not yet programmed still in the victim, so the victim holds at most what GC's
+// own block has room for) and give the pool a block back.
 void PowerUpRecovery::rebuild_blocks() {
   const auto& found = scan_->blocks_found();
+  std::vector<std::pair<uint32_t, uint32_t>> part_written;  // (next page, block)
   for (uint32_t b = 0; b < found.size(); ++b) {
     BlockInfo& info = blocks_.info(b);
     if (found[b].bad) { info.state = BlockState::Bad; continue; }
@@ -81,9 +87,13 @@ void PowerUpRecovery::rebuild_blocks() {
     info.last_write_ps = hal_.now_ps();
     const uint32_t step = info.holds_map ? params_.program_pages : unit_pages_;
     const uint32_t next = (found[b].pages_written + step - 1) / step * step;
-    if (next + step > blocks_.pages_in_block(b)) continue;
+    if (next + step <= blocks_.pages_in_block(b)) part_written.emplace_back(next, b);
+  }
+  std::sort(part_written.begin(), part_written.end());  // most room first
+  for (const auto& [next, b] : part_written) {
+    BlockInfo& info = blocks_.info(b);
     const uint32_t die = blocks_.die_of_block(b);
-    for (WriteStream stream : {WriteStream::Map, WriteStream::Host, WriteStream::Gc, WriteStream::Slc}) {
+    for (WriteStream stream : {WriteStream::Map, WriteStream::Gc, WriteStream::Host, WriteStream::Slc}) {
       if ((stream == WriteStream::Map) != info.holds_map || (stream == WriteStream::Slc) != info.slc) continue;
       uint32_t& open = blocks_.open_block(die, stream, 0, info.large);
       if (open != BlockManager::kNoBlock) continue;

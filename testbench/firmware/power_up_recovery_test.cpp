@@ -107,15 +107,17 @@ TEST_CASE("Power-loss recovery: the newest copy of each LBA and map page wins, c
   CHECK(r.heard.replayed == std::vector<uint8_t>({1, 0, 1}));
   CHECK(r.blocks.info(9).valid == 8);
   CHECK(r.blocks.info(9).holds_map);
-  // Blocks: each cut block is written on from its next program unit, one per stream and die
-  // (block 2: die 0's host block is taken, so it becomes the GC stream's); the rest are free.
-  CHECK(r.blocks.open_block(0, WriteStream::Host, 0) == 1);
+  // Blocks: each cut block is written on from its next program unit, one per stream and die:
+  // GC's the one with the most room (die 0: blocks 1 and 2 have as much, the first wins), the
+  // host's the next; the rest are free.
+  CHECK(r.blocks.open_block(0, WriteStream::Gc, 0) == 1);
   CHECK(r.blocks.info(1).next_page == 6);
-  CHECK(r.blocks.open_block(0, WriteStream::Gc, 0) == 2);
+  CHECK(r.blocks.open_block(0, WriteStream::Host, 0) == 2);
   CHECK(r.blocks.info(2).next_page == 6);  // the torn unit is skipped
   CHECK(r.blocks.open_block(1, WriteStream::Map, 0) == 9);
   CHECK(r.blocks.info(9).next_page == 3);
-  CHECK(r.blocks.open_block(1, WriteStream::Host, 0) == 10);
+  CHECK(r.blocks.open_block(1, WriteStream::Gc, 0) == 10);
+  CHECK(r.blocks.open_block(1, WriteStream::Host, 0) == BlockManager::kNoBlock);
   CHECK(r.blocks.info(10).state == BlockState::Open);
   CHECK(r.blocks.free_blocks(0) == 6);
   CHECK(r.blocks.free_blocks(1) == 6);
