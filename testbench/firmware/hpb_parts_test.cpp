@@ -15,6 +15,9 @@
 using namespace ufs;
 using namespace ufs::test;
 
+// A namespace of its own: the test program is a unity build (testbench/CMakeLists.txt).
+namespace hpb_parts_test {
+
 namespace {
 
 constexpr uint64_t kLogical = 8192;  // 8 sub-regions of 1024 blocks, 2 per region: 4 regions
@@ -378,3 +381,5 @@ TEST_CASE("HPB entry server: READ BUFFER waits for its map pages, signs every en
   CHECK(r.regions.contiguous_run(1, 477, 547));   // 1501..2047
   CHECK(r.server.start(read_buffer(7, 9, 0, 1)) == asc::kInvalidFieldInCdb);  // no region 9
 }
+
+}  // namespace hpb_parts_test
