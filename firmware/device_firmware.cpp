@@ -30,7 +30,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, placement_, cache_, gc_),
       reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_),
       scsi_(table_, reads_, writes_, protection_, params.max_transfer_blocks, logical_blocks_),
-      gc_(hal, params_, geometry, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
+      gc_(hal, params_, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
       wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
       recovery_(hal, params_, geo_, logical_blocks_, read_slots_, blocks_, map_, map_store_, flash_, wb_.get(), *this) {
   table_.set_end_listener(this);
@@ -39,7 +39,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   cache_.set_durability_listener(&writes_);
   cache_.set_freed_listener(&writes_);
   map_store_.set_dirty_sink(map_writer_);
-  placement_.set_host_gate(&gc_);  // host units at the pace of a die's foreground GC
+  placement_.set_host_gate(&gc_.host_gate());  // host units at the pace of a die's foreground GC
   if (wb_) {
     blocks_.reserve_slc(wb_->slc_blocks_per_die());
     placement_.set_write_booster(wb_.get());
@@ -56,14 +56,12 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   }
   // Idle time: background GC first, then a WriteBooster flush (each at its own threshold).
   idle_.add(gc_);
-  if (params.bg_map_writeback) gc_.set_idle_write_back(&map_writer_);
   if (wb_) {
     wb_->register_queries(query_);
     flush_ = std::make_unique<WriteBoosterFlush>(params_, geometry, blocks_, gc_, *wb_);
-    gc_.set_flush_pacer(flush_.get());
-    gc_.set_victim_done_listener(flush_.get());
     idle_.add(*flush_);
   }
+  gc_.set_helpers(params.bg_map_writeback ? &map_writer_ : nullptr, flush_.get(), flush_.get());
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -108,7 +106,7 @@ std::string DeviceFirmware::debug_state() const {
          std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
          std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(reads_.waiting()) +
          ", writes " + std::to_string(writes_.waiting()) + ", units for a die " +
-         std::to_string(cache_.waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.waiting_for_units()) + "\n";
+         std::to_string(cache_.waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.mover().waiting_for_units()) + "\n";
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
     if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.free_blocks(d, true)) + ")";
@@ -139,7 +137,7 @@ std::string DeviceFirmware::debug_state() const {
 // its GC cannot get one to move a victim into (grown bad blocks used up the spare). No later
 // event frees a block, so the device becomes read-only instead of hanging.
 void DeviceFirmware::reclaim_space() {
-  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_.check(d);  // last chance: a victim GC can still clean
+  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_.free_space_changed(d);  // last chance: a victim GC can still clean
 }
 
 void DeviceFirmware::write_protect_entered() {
@@ -220,7 +218,7 @@ void DeviceFirmware::recovery_finished(const std::vector<uint8_t>& replayed) {
   idle_.pause(false);
   if (flush_) flush_->hold(false);
   map_writer_.write_back_pages(replayed);
-  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.check(die);
+  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.free_space_changed(die);
 }
 
 // HPB READ verification and READ BUFFER signing results go to the HPB device.

@@ -22,6 +22,16 @@ class HostWriteGate {
   virtual void gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) = 0;
 };
 
+// What an erase tells the rest of the FTL.
+class GcEraseListener {
+ public:
+  virtual ~GcEraseListener() = default;
+  // The die has a block back: units waiting for a die go first (before GC looks again).
+  virtual void space_returned(uint32_t die) = 0;
+  // A die in foreground GC earned host units room again (gc/host_pacing.h): those waiting retry.
+  virtual void pace_earned(uint32_t /*die*/) {}
+};
+
 // A NAND copy was superseded (overwritten, unmapped, moved): a map entry whose sector stops
 // counting as valid (unmapped or write-cache entries are ignored); a GC victim may be empty now.
 class ObsoleteCopyListener {
@@ -30,7 +40,7 @@ class ObsoleteCopyListener {
   virtual void copy_obsolete(uint32_t entry) = 0;
 };
 
-// The write cache about the units GC fills (GcUnits, gc/garbage_collector.h) and the data
+// The write cache about the units GC fills (GcUnits, gc/victim_mover.h) and the data
 // it supersedes.
 class GcUnitEvents {
  public:

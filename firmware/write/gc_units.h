@@ -5,7 +5,7 @@
 #include <cstdint>
 #include "ftl/block_manager.h"
 #include "ftl/l2p_map.h"
-#include "gc/garbage_collector.h"
+#include "gc/victim_mover.h"
 #include "map/map_store.h"
 #include "write/write_cache.h"
 

@@ -4,6 +4,10 @@
 #include <random>
 #include "fake_platform.h"
 #include "gc/garbage_collector.h"
+#include "gc/gc_host_gate.h"
+#include "gc/victim_mover.h"
+#include "gc/victim_selector.h"
+#include "gc/wear_migration.h"
 #include "gc/victim_policy.h"
 #include "gc/write_booster_flush.h"
 #include "idle/idle_scheduler.h"
@@ -35,7 +39,7 @@ struct Units : GcUnits {
     bool sealed = false;
   };
   BlockManager& blocks;
-  GarbageCollector* gc = nullptr;
+  GcUnitEvents* gc = nullptr;  // the collector (or a test's stand-in)
   std::map<uint64_t, uint32_t> map;  // LBA -> PPA
   std::vector<Unit> units;
   bool none_free = false;
@@ -136,7 +140,7 @@ struct Rig {
     params.gc_stop_free_blocks = 4;
     hw.attach(&events);
     events.port = &flash;
-    gc = std::make_unique<GarbageCollector>(hw, params, geo, blocks, flash, units, maps, erased, nullptr);
+    gc = std::make_unique<GarbageCollector>(hw, params, blocks, flash, units, maps, erased, nullptr);
     units.gc = gc.get();
     if (slc_blocks) {
       blocks.reserve_slc(slc_blocks);
@@ -144,10 +148,9 @@ struct Rig {
       params.writebooster.idle_flush_us = 5;
       wb = std::make_unique<WriteBooster>(params.writebooster, geo);
       flush = std::make_unique<WriteBoosterFlush>(params, geo, blocks, *gc, *wb);
-      gc->set_flush_pacer(flush.get());
-      gc->set_victim_done_listener(flush.get());
+      gc->set_helpers(nullptr, flush.get(), flush.get());
     } else {
-      gc->set_victim_done_listener(&erased);
+      gc->set_helpers(nullptr, nullptr, &erased);
     }
     units.dest = blocks.take_free_block(0);
   }
@@ -210,7 +213,7 @@ TEST_CASE("GC: greedy takes the block with the fewest valid sectors, moves them,
   r.data_block(7, 0);
   r.data_block(5, 0);
   const uint64_t first_lba = 16;  // the second block's
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   r.hw.run();
   CHECK(r.hw.erases_ == 1);
   CHECK(r.blocks.info(three).state == BlockState::Free);
@@ -237,7 +240,7 @@ TEST_CASE("GC: cost-benefit prefers an old fuller block to a young emptier one, 
     r.data_block(12, 0);
     r.data_block(12, 0);
     r.hw.run_until(10'000'000'000'000ull);
-    r.gc->check(0);
+    r.gc->free_space_changed(0);
     r.hw.run();
     INFO(policy);
     CHECK(r.cleaned_block() == (policy == std::string("greedy") ? young : old_full));
@@ -250,7 +253,7 @@ TEST_CASE("GC: FIFO cleans the block written longest ago, whatever it holds", "[
   const uint32_t oldest = r.data_block(9, 1'000'000'000'000ull);
   r.data_block(5, 3'000'000'000'000ull);
   r.data_block(12, 4'000'000'000'000ull);
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   r.hw.run();
   CHECK(r.cleaned_block() == oldest);
   CHECK(r.gc->stats().moved_sectors == 9);
@@ -285,7 +288,7 @@ TEST_CASE("Randomized greedy through the collector: a sampled victim, repeatable
     const uint32_t fullest = r.data_block(12, 0);
     r.data_block(3, 0);
     r.data_block(9, 0);
-    r.gc->check(0);
+    r.gc->free_space_changed(0);
     r.hw.run();
     CHECK(r.hw.erases_ == 1);
     CHECK(r.cleaned_block() != fullest);  // always beaten by the other sample
@@ -317,13 +320,12 @@ TEST_CASE("GC: a die keeps at most gc_units_per_die units waiting to be programm
   for (uint32_t limit : {0u, 2u}) {
     Rig r("greedy");
     r.params.gc_units_per_die = limit;  // read by the collector built below
-    r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.geo, r.blocks, r.flash, r.units, r.maps, r.erased,
-                                              nullptr);
+    r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
     r.units.gc = r.gc.get();
-    r.gc->set_victim_done_listener(&r.erased);
+    r.gc->set_helpers(nullptr, nullptr, &r.erased);
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // 3 units' worth each; free blocks fall below 4
     r.units.hold = true;
-    r.gc->check(0);
+    r.gc->free_space_changed(0);
     r.hw.run();
     const uint32_t want = limit ? limit : r.geo.planes_per_die;
     INFO("limit " << limit);
@@ -347,15 +349,15 @@ TEST_CASE("GC: with no unit free the die waits, and goes on once one is freed", 
   r.data_block(7, 0);
   r.data_block(5, 0);
   r.units.none_free = true;
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   r.hw.run();
   CHECK(r.hw.flash_ops_ == 0);
-  CHECK(r.gc->waiting_for_units() == 1);
+  CHECK(r.gc->mover().waiting_for_units() == 1);
   CHECK_FALSE(r.gc->idle());
   r.units.none_free = false;
   r.gc->units_freed();
   r.hw.run();
-  CHECK(r.gc->waiting_for_units() == 0);
+  CHECK(r.gc->mover().waiting_for_units() == 0);
   CHECK(r.hw.erases_ == 1);
   CHECK(r.gc->idle());
 }
@@ -367,7 +369,7 @@ TEST_CASE("GC: a map block's pages go to the map writer, the block is erased onc
   r.blocks.info(map_block).holds_map = true;
   r.data_block(7, 0);
   r.data_block(5, 0);
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   r.hw.run();
   CHECK(r.maps.asked == std::vector<std::pair<uint32_t, uint32_t>>{{0, map_block}});
   CHECK(r.hw.flash_ops_ == 0);  // no reads: the map writer moves the pages
@@ -382,11 +384,11 @@ TEST_CASE("GC: no victim while held (preconditioning) or stopped (write protecte
   Rig r("greedy");
   for (uint32_t valid : {10u, 3u, 7u, 5u}) r.data_block(valid, 0);
   r.gc->hold(true);
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   CHECK(r.gc->idle());
   r.gc->hold(false);
   r.gc->stop();
-  r.gc->check(0);
+  r.gc->free_space_changed(0);
   CHECK(r.gc->idle());
   CHECK(r.gc->stats().victims == 0);
 }
@@ -497,26 +499,26 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     Rig r("greedy");
     r.params.gc_host_pacing = paced;  // read by the collector as it takes a victim
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4
-    CHECK(r.gc->host_may_place(0));                    // no GC yet: nothing to wait for
+    CHECK(r.gc->host_gate().host_may_place(0));                    // no GC yet: nothing to wait for
     r.units.hold = true;
-    r.gc->check(0);
+    r.gc->free_space_changed(0);
     r.hw.run();
     INFO("paced " << paced);
     REQUIRE(r.units.held.size() == 1);  // the first 4 sectors, read, wait for their program
-    CHECK(r.gc->host_may_place(0) == !paced);
+    CHECK(r.gc->host_gate().host_may_place(0) == !paced);
     r.units.program_held();  // 4 moved: 4 * 4 / 12 = 1 sector earned
     r.hw.run();
-    CHECK(r.gc->host_may_place(0));
-    r.gc->host_placed(0, 4);  // a host unit of 4 sectors: overdrawn
-    CHECK(r.gc->host_may_place(0) == !paced);
+    CHECK(r.gc->host_gate().host_may_place(0));
+    r.gc->host_gate().host_placed(0, 4);  // a host unit of 4 sectors: overdrawn
+    CHECK(r.gc->host_gate().host_may_place(0) == !paced);
     if (!paced) continue;
-    CHECK(r.gc->pacing().credit(0) == -3);
+    CHECK(r.gc->host_gate().pacing().credit(0) == -3);
     while (!r.units.held.empty()) {  // the rest: 8 moved, then the erase gives back the 4
       r.units.program_held();
       r.hw.run();
     }
     CHECK(r.hw.erases_ == 1);
-    CHECK(r.gc->pacing().credit(0) == 0);  // 4 earned, 4 spent
+    CHECK(r.gc->host_gate().pacing().credit(0) == 0);  // 4 earned, 4 spent
     CHECK(r.gc->stats().moved_sectors == 12);
   }
 }
@@ -536,6 +538,159 @@ TEST_CASE("GC pacing: moved data placed on another die is paid by that die", "[f
   CHECK(p.sector_moved(1));  // the fifth turns it positive: waiting units retry
   p.stop(1);
   CHECK(p.may_place(1));  // GC stopped: no pacing
+}
+
+// ---------------------------------------------------------------- the collector's parts alone
+
+TEST_CASE("Victim selector: a burst from the start threshold to the stop one, idle time's higher target",
+          "[firmware][gc][gc-parts]") {
+  Rig r("greedy");
+  r.params.gc_start_free_blocks = 3;
+  r.params.gc_stop_free_blocks = 5;
+  r.params.bg_gc_free_blocks = 7;
+  WearMigration wear(r.hw, r.params, r.blocks);
+  VictimSelector s(r.hw, r.params, r.blocks, nullptr, wear);
+  CHECK(s.target(0, false, 4) == 3);  // above the start threshold: no burst
+  CHECK_FALSE(s.foreground(0, false, 4));
+  CHECK(s.target(0, false, 2) == 5);  // below it: a burst, until the stop threshold
+  CHECK(s.foreground(0, false, 4));
+  CHECK(s.target(0, false, 4) == 5);
+  CHECK(s.target(0, false, 5) == 3);  // reached: the burst ends
+  CHECK_FALSE(s.foreground(0, false, 4));
+  s.set_background(true);
+  CHECK(s.target(0, false, 5) == 7);
+  CHECK(s.background());
+}
+
+TEST_CASE("Victim selector: the policy's pick among blocks that give a unit back, rate limiting cannot stop it",
+          "[firmware][gc][gc-parts]") {
+  Rig r("greedy");
+  const uint32_t full = r.data_block(16, 0);  // no unit back: never a victim
+  const uint32_t some = r.data_block(9, 0);
+  const uint32_t fewer = r.data_block(5, 0);
+  r.params.wear_levelling = "rate-limit";
+  r.params.block_lifetime = 10;
+  r.blocks.info(fewer).erase_count = 10;  // no life left: rate limiting vetoes it every time
+  WearMigration wear(r.hw, r.params, r.blocks);
+  VictimSelector s(r.hw, r.params, r.blocks, nullptr, wear);
+  bool to_other = true;
+  CHECK(s.pick(0, false, to_other) == some);  // the emptiest is vetoed: the next best
+  CHECK_FALSE(to_other);
+  CHECK(wear.rate_limited() == 1);
+  r.blocks.info(some).state = BlockState::Victim;
+  CHECK(s.pick(0, false, to_other) == fewer);  // only vetoed candidates left: asked again without the veto
+  r.blocks.info(fewer).state = BlockState::Victim;
+  CHECK(s.pick(0, false, to_other) == BlockManager::kNoBlock);
+  CHECK(r.blocks.info(full).state == BlockState::Closed);
+}
+
+TEST_CASE("Wear migration: a worn block just erased takes a young block's cold data, a young one goes back",
+          "[firmware][gc][gc-parts]") {
+  Rig r("greedy");
+  r.params.wear_levelling = "migration";
+  r.params.block_lifetime = 100;
+  r.params.wl_retirement_age = 0.9;
+  WearMigration wear(r.hw, r.params, r.blocks);
+  r.blocks.return_erased_block(r.blocks.take_free_block(0));  // one erase: the mean life left is below 100
+  const uint32_t cold = r.data_block(8, 0);
+  const uint32_t worn = r.data_block(0, 0);
+  r.blocks.info(worn).erase_count = 99;  // one erase from the end of its life
+  r.blocks.info(worn).state = BlockState::Victim;
+  const uint32_t free_before = r.blocks.free_blocks(0);
+  CHECK(wear.erased(0, worn) == cold);
+  CHECK(r.blocks.open_block(0, WriteStream::Cold) == worn);  // the cold data's new home
+  CHECK(r.blocks.free_blocks(0) == free_before);            // not back in the pool
+  CHECK(wear.migrations() == 1);
+  CHECK(wear.expired_blocks() == 1);  // its hundredth erase
+  const uint32_t young = r.data_block(0, 0);
+  r.blocks.info(young).state = BlockState::Victim;
+  CHECK(wear.erased(0, young) == BlockManager::kNoBlock);
+  CHECK(r.blocks.free_blocks(0) == free_before);  // taken by data_block, back in the pool
+  CHECK(fw_count(wear, "ftl.wear.migrations") == 1);
+  CHECK(fw_count(wear, "ftl.wear.erase_count_max") == 100);
+}
+
+TEST_CASE("GC host gate: refusals counted, a die whose credit turned positive retries once",
+          "[firmware][gc][gc-parts]") {
+  struct Heard : GcEraseListener {
+    std::vector<uint32_t> earned;
+    void space_returned(uint32_t) override {}
+    void pace_earned(uint32_t die) override { earned.push_back(die); }
+  } heard;
+  GcHostGate gate(2, 64, heard);
+  CHECK(gate.host_may_place(0));  // not paced
+  gate.pacing().victim_taken(0, 4, 4, true);  // 4 valid, 4 reclaimable: 1 host sector per sector moved
+  CHECK_FALSE(gate.host_may_place(0));
+  CHECK(gate.pacing().refusals() == 1);
+  gate.retry(0);
+  CHECK(heard.earned.empty());  // nothing earned yet
+  gate.sector_moved(0);
+  CHECK(gate.host_may_place(0));
+  gate.retry(0);
+  gate.retry(0);
+  CHECK(heard.earned == std::vector<uint32_t>{0});
+  gate.host_placed(0, 2);
+  CHECK(gate.pacing().credit(0) == -1);
+  gate.pacing().victim_taken(1, 4, 4, true);
+  gate.gc_spilled(0, 1, 2);  // die 0's moved data on die 1: die 1 pays, die 0 is refunded
+  CHECK(gate.pacing().credit(0) == 1);
+  CHECK(gate.pacing().credit(1) == -2);
+  gate.retry(0);
+  CHECK(heard.earned == std::vector<uint32_t>{0, 0});
+}
+
+TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per die, the collector told",
+          "[firmware][gc][gc-parts]") {
+  Rig r("greedy");
+  struct Told : VictimMoveListener, GcUnitEvents {
+    VictimMover* mover = nullptr;
+    uint32_t maybe_done = 0;
+    void moves_may_be_done(uint32_t) override { ++maybe_done; }
+    void moved(uint64_t lba, uint32_t from, uint32_t to) override { mover->moved(lba, from, to); }
+    void unit_programmed(uint32_t die, bool) override { mover->unit_programmed(die); }
+    void units_freed() override { mover->units_freed(); }
+    void victim_may_be_empty(uint32_t) override {}
+  } told;
+  GcHostGate gate(1, 64, r.erased);
+  VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
+  told.mover = &mover;
+  r.units.gc = &told;
+  const uint32_t victim = r.data_block(10, 0);  // pages 0 and 1 whole, two sectors of page 2
+  r.blocks.info(victim).state = BlockState::Victim;
+  VictimMover::Move m;
+  m.victim = victim;
+  mover.start(0, m);
+  r.units.hold = true;  // the die is busy: sealed units wait
+  mover.fill(0);
+  r.hw.run();
+  CHECK(r.units.held.size() == 1);  // one plane: one unit may wait to be programmed
+  CHECK_FALSE(mover.moved_all(0));
+  while (!r.units.held.empty()) {
+    r.units.program_held();
+    r.hw.run();
+  }
+  CHECK(mover.moved_all(0));
+  CHECK(r.units.units.size() == 3);
+  CHECK(mover.stats().moved_sectors == 10);
+  CHECK(mover.stats().buffered_reads == 3);  // one read per page's run
+  CHECK(r.blocks.info(victim).valid == 0);
+  CHECK(told.maybe_done >= 1);
+  // No unit free: the die waits and goes on when one is freed.
+  const uint32_t next = r.data_block(3, 0);
+  r.blocks.info(next).state = BlockState::Victim;
+  m.victim = next;
+  mover.clear(0);
+  mover.start(0, m);
+  r.units.hold = false;
+  r.units.none_free = true;
+  mover.fill(0);
+  CHECK(mover.waiting_for_units() == 1);
+  r.units.none_free = false;
+  mover.units_freed();
+  r.hw.run();
+  CHECK(mover.waiting_for_units() == 0);
+  CHECK(r.blocks.info(next).valid == 0);
+  CHECK(mover.progress(0, false) == " cursor 16 scanned reads 0");
 }
 
 }  // namespace garbage_collector_test

@@ -1,0 +1,137 @@
+// Moving a victim's valid sectors out, per die (the collector picks the victim and erases
+// it): runs of valid sectors within a page are read into write-cache units (GcUnits), at
+// most gc_units_per_die sealed and not yet programmed per die (a WriteBooster flush: as its
+// pacer allows); with gc_copy_back whole valid pages move by NAND copy-back in their plane.
+// Its reads and copy-backs go through its own flash client. Each sector moved out of a paced
+// victim earns the host its share (GcHostGate); the collector hears when the moves may be done.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "firmware_params.h"
+#include "flash/flash_port.h"
+#include "ftl/block_manager.h"
+#include "ftl/gc_copy_back.h"
+#include "gc/gc_host_gate.h"
+#include "hal/hal.h"
+
+namespace ufs {
+
+// The write cache as GC sees it: program units GC fills with a victim's valid sectors.
+class GcUnits {
+ public:
+  static constexpr uint32_t kNoUnit = ~0u;
+  virtual ~GcUnits() = default;
+  // A unit for moved data programmed on `die` (stream Gc or Cold; hybrid: large-page); kNoUnit
+  // when none is free (VictimMover::units_freed tells the mover to try again).
+  virtual uint32_t gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) = 0;
+  virtual uint32_t gc_unit_room(uint32_t unit) const = 0;  // slots still free
+  // n slots of the unit for the sectors at PPAs [from, from + n) (one page's run), a read
+  // into them pending: their first slot and its buffer address.
+  virtual uint64_t gc_stage(uint32_t unit, uint32_t from, uint32_t n, uint32_t& pos) = 0;
+  // The read landed: the OOB read with it names the sectors' LBAs and data ages.
+  virtual void gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, const PageOob& oob) = 0;
+  // No more data for the unit: it is programmed; or, given none, freed.
+  virtual void gc_seal(uint32_t unit) = 0;
+  virtual void gc_release(uint32_t unit) = 0;
+  // A copy of `lba` moved from `from` to `to`: the map (or the cached data it backs) follows
+  // when `from` was still the live copy; false when it was not (nothing changes then).
+  virtual bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) = 0;
+};
+
+// A WriteBooster flush run on the collector's machinery: its pace and its accounting.
+class FlushPacer {
+ public:
+  virtual ~FlushPacer() = default;
+  // May the flush on `die` fill another unit (units_in_flight sealed, not yet programmed)?
+  virtual bool may_fill(uint32_t die, uint32_t units_in_flight) const = 0;
+  virtual void sectors_staged(uint32_t n) = 0;
+  virtual void block_flushed() = 0;
+  // An SLC block was erased (flushed, or retired): it leaves the buffer's fill.
+  virtual void slc_block_erased(uint32_t block) = 0;
+};
+
+// The collector: the die's victim may have no valid sector left and nothing in flight.
+class VictimMoveListener {
+ public:
+  virtual ~VictimMoveListener() = default;
+  virtual void moves_may_be_done(uint32_t die) = 0;
+};
+
+class VictimMover : public FlashClient {
+ public:
+  struct Move {
+    uint32_t victim = BlockManager::kNoBlock;
+    WriteStream stream = WriteStream::Gc;  // Cold: a wear-levelling migration
+    bool to_large = false;                 // hybrid page size: into large-page units
+    bool flush = false;                    // a WriteBooster flush: an SLC block, no copy-back
+    bool scanned = false;                  // nothing to read (a map block: the map writer moves it)
+  };
+  struct Stats {
+    uint64_t moved_sectors = 0;
+    uint64_t buffered_reads = 0;  // victim reads into write-cache units
+    uint64_t copy_backs = 0;      // pages moved by copy-back
+  };
+
+  VictimMover(Hal& hal, const FirmwareParams& params, BlockManager& blocks, FlashPort& flash, GcUnits& units,
+              GcHostGate& gate, VictimMoveListener& listener);
+  void set_flush_pacer(FlushPacer* pacer) { pacer_ = pacer; }
+
+  void start(uint32_t die, const Move& m);  // the die's victim (moves begin with fill)
+  void clear(uint32_t die);                 // the victim is gone (erased)
+  // Read the victim's valid sectors into units, as far as units and their limit allow.
+  void fill(uint32_t die);
+  bool moved_all(uint32_t die) const { return dies_[die].scanned && dies_[die].reads_in_flight == 0; }
+  const Move& move(uint32_t die) const { return dies_[die]; }
+
+  // The write cache's events about GC units (GcUnitEvents, through the collector).
+  void moved(uint64_t lba, uint32_t from, uint32_t to);
+  void unit_programmed(uint32_t die);
+  void units_freed();
+  uint32_t units_wanted() const;  // with host pacing: units the dies moving data would take now
+  uint32_t waiting_for_units() const { return uint32_t(unit_waiters_.size()); }
+
+  std::string progress(uint32_t die, bool erasing) const;  // " cursor N[ scanned][ erasing] reads R"
+  const Stats& stats() const { return stats_; }
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  struct DieMove : Move {
+    uint32_t cursor = 0;          // next sector offset in the victim to examine
+    uint32_t unit = kNone;        // unit being filled
+    bool unit_used = false;       // ... and given data
+    uint32_t reads_in_flight = 0;
+    bool no_copy_back = false;    // the rest of the victim goes through the buffer
+  };
+  struct Read { uint32_t unit, pos, count, die; };
+  enum Op : uint64_t { kRead = 0, kCopyBack = 1 };  // in the top bits of an op's index
+
+  void close_unit(uint32_t die);
+  bool copy_back_page(uint32_t die);
+  void read_done(uint32_t index, const FlashCompletion& c);
+  void copy_back_done(uint32_t index, const FlashCompletion& c);
+  void earn_for_move(uint32_t from);
+  void on_flash_done(uint64_t index, const FlashCompletion& c) override;
+
+  Hal& hal_;
+  const FirmwareParams& params_;
+  BlockManager& blocks_;
+  FlashPort& flash_;
+  uint32_t client_;
+  GcUnits& units_;
+  GcHostGate& gate_;
+  VictimMoveListener& listener_;
+  FlushPacer* pacer_ = nullptr;
+  GcCopyBack copy_back_;
+  std::vector<DieMove> dies_;
+  // Per die: its GC and flush units sealed and not yet programmed (a unit may outlive its
+  // victim: the host can invalidate the rest of the victim before the unit is programmed).
+  std::vector<uint32_t> sealed_;
+  uint32_t unit_limit_;  // firmware.gc_units_per_die (0: one per plane)
+  std::vector<Read> reads_;
+  std::vector<uint32_t> free_reads_;
+  std::vector<uint32_t> unit_waiters_;  // dies waiting for a unit
+  Stats stats_;
+};
+
+}  // namespace ufs

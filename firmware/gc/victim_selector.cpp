@@ -1,0 +1,53 @@
+#include "gc/victim_selector.h"
+#include <algorithm>
+
+namespace ufs {
+
+VictimSelector::VictimSelector(Hal& hal, const FirmwareParams& params, const BlockManager& blocks,
+                               HybridPoolShares* shares, WearMigration& wear)
+    : hal_(hal),
+      params_(params),
+      blocks_(blocks),
+      shares_(shares),
+      policy_(make_victim_policy(params.gc_victim,
+                                 VictimPolicyContext{params, blocks.geometry(), [&hal] { return hal.random64(); }})),
+      burst_(blocks.geometry().dies() * 2, 0) {
+  if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, blocks.geometry(), {}});  // validated before
+  if (wear.rate_limits()) allow_ = [&wear](uint32_t block) { return wear.may_clean(block); };
+}
+
+uint32_t VictimSelector::target(uint32_t die, bool large, uint32_t free) {
+  uint8_t& burst = burst_[die * 2 + large];
+  if (free < params_.gc_start_free_blocks) burst = 1;
+  else if (free >= params_.gc_stop_free_blocks) burst = 0;
+  const uint32_t target = burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
+  return background_ ? std::max(target, params_.bg_gc_free_blocks) : target;
+}
+
+// A victim must give back at least one program unit: moving a fuller block (with the padding
+// of its last unit) would use up as much space as it frees, and GC would spin. Hybrid: a unit
+// is one page of the pool's size. A pool holding more than its share (its blocks retired)
+// moves its victims' data into the other pool while that one has room (never both ways: data
+// would bounce): any victim then gives this pool a whole block back.
+uint32_t VictimSelector::pick(uint32_t die, bool large, bool& to_other) {
+  const FlashGeometry& geo = blocks_.geometry();
+  const bool hybrid = blocks_.hybrid();
+  const uint32_t page_sectors = large ? geo.large_sectors_per_page() : geo.sectors_per_page();
+  to_other = hybrid && shares_->gc_to_other(large, blocks_);
+  VictimQuery q;
+  q.die = die;
+  q.large = large;
+  q.now_ps = hal_.now_ps();
+  q.max_valid = !hybrid ? blocks_.sectors_per_block() - params_.write_unit_sectors(geo)
+                        : geo.pages_per_block * page_sectors - (to_other ? 0 : page_sectors);
+  q.allow = allow_ ? &allow_ : nullptr;
+  uint32_t victim = policy_->pick(blocks_, q);
+  // Rate limiting only slows the wear of old blocks: it may not stop the device.
+  if (victim == BlockManager::kNoBlock && q.allow) {
+    q.allow = nullptr;
+    victim = policy_->pick(blocks_, q);
+  }
+  return victim;
+}
+
+}  // namespace ufs
