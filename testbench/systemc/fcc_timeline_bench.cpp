@@ -43,19 +43,38 @@ std::vector<Slice> slices_of(const std::string& path) {
   return out;
 }
 
+// A Bench whose controller records its timeline into t.json in a folder of its own, removed
+// at the end.
+struct TracedBench {
+  fs::path dir;
+  Bench b;
+  TraceRecorder trace;
+  explicit TracedBench(const FlashControllerParams& f) : dir(make_dir()), b(f), trace(options(dir)) {
+    b.fcc.set_trace(&trace);
+  }
+  ~TracedBench() { fs::remove_all(dir); }
+  std::string path() const { return (dir / "t.json").string(); }
+  static fs::path make_dir() {
+    const fs::path d = fs::temp_directory_path() / ("ufs-fcc-timeline-" + std::to_string(getpid()));
+    fs::create_directories(d);
+    return d;
+  }
+  static TraceRecorderOptions options(const fs::path& d) {
+    TraceRecorderOptions o;
+    o.timeline_path = (d / "t.json").string();
+    return o;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("FCC timeline: ops still waiting for their die when the run ends get a queued slice", "[fcc][observability]") {
-  const fs::path dir = fs::temp_directory_path() / ("ufs-fcc-timeline-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const std::string path = (dir / "t.json").string();
   FlashControllerParams f = test_fcc();
   f.cache_program = true;
-  Bench b(f);
-  TraceRecorderOptions o;
-  o.timeline_path = path;
-  TraceRecorder trace(o);
-  b.fcc.set_trace(&trace);
+  TracedBench t(f);
+  Bench& b = t.b;
+  TraceRecorder& trace = t.trace;
+  const std::string path = t.path();
   Driver drv("drv", [&] {
     // Die 0 (channel 0): three programs at 0; a read arriving at 300 us; an erase that
     // would arrive at 900 us, after the end. Die 2 (channel 1): one read, long done.
@@ -104,20 +123,15 @@ TEST_CASE("FCC timeline: ops still waiting for their die when the run ends get a
   CHECK(queued.at(5)->name == "erase (queued)");
   CHECK(queued.at(5)->ts == Approx(400.0));  // not arrived yet: a slice of length 0 at the end
   CHECK(queued.at(5)->dur == 0);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("FCC timeline: a program or erase still suspended for a read when the run ends gets a slice", "[fcc][observability]") {
-  const fs::path dir = fs::temp_directory_path() / ("ufs-fcc-timeline-s-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const std::string path = (dir / "t.json").string();
   FlashControllerParams f = test_fcc();
   f.suspend_for_read = true;
-  Bench b(f);
-  TraceRecorderOptions o;
-  o.timeline_path = path;
-  TraceRecorder trace(o);
-  b.fcc.set_trace(&trace);
+  TracedBench t(f);
+  Bench& b = t.b;
+  TraceRecorder& trace = t.trace;
+  const std::string path = t.path();
   Driver drv("drv", [&] {
     b.fcc.submit(erase_op(0, 0, 5, 1), sc_core::SC_ZERO_TIME);  // command to 100, tBERS to 3500100
     sc_core::wait(sc_time(1000, SC_US));
@@ -157,7 +171,6 @@ TEST_CASE("FCC timeline: a program or erase still suspended for a read when the 
   CHECK(in_flight[0]->name == "read");
   CHECK(in_flight[0]->args["cookie"] == 2);
   CHECK(in_flight[0]->ts + in_flight[0]->dur == Approx(1070.1));
-  fs::remove_all(dir);
 }
 
 }  // namespace fcc_timeline_bench
