@@ -11,7 +11,7 @@ using sc_core::sc_time;
 
 namespace {
 // Whole picoseconds to sc_time without going through double when the resolution allows.
-sc_time ps_to_time(uint64_t ps) {
+sc_time whole_ps_to_time(uint64_t ps) {
   static const uint64_t ticks_per_ps = sc_time(1, sc_core::SC_PS).value();
   return ticks_per_ps ? sc_time::from_value(ps * ticks_per_ps)
                       : sc_time(static_cast<double>(ps), sc_core::SC_PS);
@@ -90,7 +90,7 @@ sc_time UniproLink::serialisation_time(Direction dir, uint64_t framed) const {
   DirectionState::Memo& m = dirs_[dir].memo[framed & 7];
   if (m.framed != framed) {
     const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
-    m.time = ps_to_time(static_cast<uint64_t>(std::llround(ps)));
+    m.time = whole_ps_to_time(static_cast<uint64_t>(std::llround(ps)));
     m.framed = framed;
   }
   return m.time;
