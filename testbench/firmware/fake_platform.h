@@ -365,4 +365,20 @@ inline HostCommand make_rw(uint8_t tag, bool write, uint64_t lba, uint32_t block
   return c;
 }
 
+// An HPB READ of n blocks at lba carrying the host's cached entry.
+inline HostCommand make_hpb_read(uint8_t tag, uint64_t lba, uint64_t entry, uint32_t n, uint8_t read_id = 0,
+                                 uint8_t lun = 0) {
+  HostCommand c;
+  c.tag = tag;
+  c.lun = lun;
+  c.direction = DataDirection::Read;
+  c.expected_length = n * uint32_t(kSectorBytes);
+  c.cdb[0] = hpb_op::kHpbRead;
+  put_be32(&c.cdb[2], uint32_t(lba));
+  put_be64(&c.cdb[6], entry);
+  c.cdb[14] = uint8_t(n);
+  c.cdb[15] = read_id;
+  return c;
+}
+
 }  // namespace ufs::test

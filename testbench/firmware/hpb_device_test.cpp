@@ -80,19 +80,6 @@ struct HpbRig {
   }
 };
 
-HostCommand hpb_read(uint8_t tag, uint64_t lba, uint64_t entry, uint32_t n, uint8_t read_id = 0) {
-  HostCommand c;
-  c.tag = tag;
-  c.direction = DataDirection::Read;
-  c.expected_length = n * uint32_t(kSectorBytes);
-  c.cdb[0] = hpb_op::kHpbRead;
-  put_be32(&c.cdb[2], uint32_t(lba));
-  put_be64(&c.cdb[6], entry);
-  c.cdb[14] = uint8_t(n);
-  c.cdb[15] = read_id;
-  return c;
-}
-
 HostCommand write_buffer(uint8_t tag, uint8_t id, uint16_t region = 0) {
   HostCommand c;
   c.tag = tag;
@@ -162,7 +149,7 @@ TEST_CASE("HPB fields read through QUERY: support bit, version, control, sizes, 
   CHECK(r1.fw.query({kReadAttribute, kAttrMaxHpbSingleCmd}).value == 1);
   // fHPBEn cleared: HPB commands are refused
   CHECK(h.query({kClearFlag, kFlagHpbEnable}).status == kSuccess);
-  const CommandResponse c = r.run(hpb_read(4, 0, 0, 1));
+  const CommandResponse c = r.run(make_hpb_read(4, 0, 0, 1));
   CHECK(c.status == scsi_status::kCheckCondition);
   CHECK(c.asc == asc::kInvalidOpcode);
 }
@@ -176,37 +163,37 @@ TEST_CASE("HPB READ with a published entry skips the map load, a stale, moved or
   // touch another map page so the one of sub-region 0 leaves the SRAM
   REQUIRE(r.run(make_rw(5, false, 3000, 1)).status == scsi_status::kGood);
   const uint64_t map_reads = r.hw.map_reads_;
-  CommandResponse c = r.run(hpb_read(6, 10, e[10], 1));
+  CommandResponse c = r.run(make_hpb_read(6, 10, e[10], 1));
   REQUIRE(c.status == scsi_status::kGood);
   CHECK(r.hw.host_in_[6][0] == (SectorStamp{10, 1}));
   CHECK(r.stats().verified == 1);
   CHECK(r.hw.map_reads_ == map_reads);  // no map page load
   // HPB 2.0: a physically contiguous run from one entry
-  c = r.run(hpb_read(7, 24, e[24], 8));
+  c = r.run(make_hpb_read(7, 24, e[24], 8));
   REQUIRE(c.status == scsi_status::kGood);
   for (uint32_t i = 0; i < 8; ++i) CHECK(r.hw.host_in_[7][i] == (SectorStamp{24 + i, 1}));
   CHECK(r.stats().verified == 2);
   // an entry moved to another LBA, a forged one: rejected by the crypto, correct data anyway
-  c = r.run(hpb_read(8, 11, e[10], 1));
+  c = r.run(make_hpb_read(8, 11, e[10], 1));
   CHECK(r.hw.host_in_[8][0] == (SectorStamp{11, 1}));
-  c = r.run(hpb_read(8, 12, 0x0123456789ABCDEFull, 1));
+  c = r.run(make_hpb_read(8, 12, 0x0123456789ABCDEFull, 1));
   CHECK(r.hw.host_in_[8][0] == (SectorStamp{12, 1}));
   CHECK(r.stats().rejected_forged == 2);
   // a write makes the sub-region dirty: the old entry is ignored, the new data comes back
   r.write(10, 1, 2);
-  c = r.run(hpb_read(9, 10, e[10], 1));
+  c = r.run(make_hpb_read(9, 10, e[10], 1));
   CHECK(r.hw.host_in_[9][0] == (SectorStamp{10, 2}));
   CHECK(r.stats().rejected_dirty == 1);
   // republished: the old entry is stale under the new generation (replay fails cryptographically)
   std::vector<uint64_t> e2 = r.read_buffer(0, 0);
-  c = r.run(hpb_read(9, 10, e[10], 1));
+  c = r.run(make_hpb_read(9, 10, e[10], 1));
   CHECK(r.hw.host_in_[9][0] == (SectorStamp{10, 2}));
   CHECK(r.stats().rejected_forged == 3);
   CHECK(r.stats().fallbacks == 4);
   // an entry from before a power cycle no longer verifies
   r.fw.on_power_up();
   r.read_buffer(0, 0);
-  c = r.run(hpb_read(9, 30, e2[30], 1));
+  c = r.run(make_hpb_read(9, 30, e2[30], 1));
   CHECK(r.hw.host_in_[9][0] == (SectorStamp{30, 1}));
   CHECK(r.stats().rejected_forged == 4);
 }
@@ -217,7 +204,7 @@ TEST_CASE("HPB 2.0 prefetch (WRITE BUFFER 0x02) carries one verified entry per b
   std::vector<uint64_t> e = r.read_buffer(0, 0);
   std::vector<uint64_t> run(e.begin() + 14, e.begin() + 30);
   REQUIRE(r.run(prefetch(10, 14, 5, 16), {}, entry_bytes(run)).status == scsi_status::kGood);
-  REQUIRE(r.run(hpb_read(11, 14, 0, 16, 5)).status == scsi_status::kGood);
+  REQUIRE(r.run(make_hpb_read(11, 14, 0, 16, 5)).status == scsi_status::kGood);
   for (uint32_t i = 0; i < 16; ++i)
     CHECK(r.hw.host_in_[11][i] == (SectorStamp{14 + i, 3}));
   INFO("dirty " << r.stats().rejected_dirty << " forged " << r.stats().rejected_forged << " noppn "
@@ -225,13 +212,13 @@ TEST_CASE("HPB 2.0 prefetch (WRITE BUFFER 0x02) carries one verified entry per b
        << " prefetch " << r.stats().write_buffer_prefetch);
   CHECK(r.stats().verified == 16);
   // the same run from one entry is not contiguous: rejected, served by the normal lookup
-  REQUIRE(r.run(hpb_read(11, 14, e[14], 16)).status == scsi_status::kGood);
+  REQUIRE(r.run(make_hpb_read(11, 14, e[14], 16)).status == scsi_status::kGood);
   CHECK(r.stats().rejected_not_contiguous == 1);
   CHECK(r.hw.host_in_[11][7] == (SectorStamp{21, 3}));
   // one forged entry in the list rejects the whole command
   run[3] ^= 1;
   REQUIRE(r.run(prefetch(10, 14, 6, 16), {}, entry_bytes(run)).status == scsi_status::kGood);
-  REQUIRE(r.run(hpb_read(11, 14, 0, 16, 6)).status == scsi_status::kGood);
+  REQUIRE(r.run(make_hpb_read(11, 14, 0, 16, 6)).status == scsi_status::kGood);
   CHECK(r.stats().rejected_forged == 1);
   CHECK(r.hw.host_in_[11][0] == (SectorStamp{14, 3}));
 }
@@ -245,10 +232,10 @@ TEST_CASE("Malformed HPB commands get CHECK CONDITION ILLEGAL REQUEST with the r
     CHECK(resp.sense_key == sense_key::kIllegalRequest);
     CHECK(int(resp.asc) == int(want));
   };
-  check(hpb_read(1, 0, 0, 0), asc::kInvalidFieldInCdb);            // no blocks
-  check(hpb_read(1, 0, 0, 129), asc::kInvalidFieldInCdb);          // beyond bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD
-  check(hpb_read(1, logical - 1, 0, 2), asc::kLbaOutOfRange);
-  check(hpb_read(1, 0xFFFFFFF0u, 0, 1), asc::kLbaOutOfRange);
+  check(make_hpb_read(1, 0, 0, 0), asc::kInvalidFieldInCdb);            // no blocks
+  check(make_hpb_read(1, 0, 0, 129), asc::kInvalidFieldInCdb);          // beyond bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD
+  check(make_hpb_read(1, logical - 1, 0, 2), asc::kLbaOutOfRange);
+  check(make_hpb_read(1, 0xFFFFFFF0u, 0, 1), asc::kLbaOutOfRange);
   HostCommand c = HpbRig::read_buffer_cdb(2, 0, 0, 8192);
   c.cdb[1] = 0x07;
   check(c, asc::kInvalidFieldInCdb);                               // unknown buffer id
@@ -266,7 +253,7 @@ TEST_CASE("Malformed HPB commands get CHECK CONDITION ILLEGAL REQUEST with the r
   // and the device goes on serving
   r.write(5, 1, 9);
   std::vector<uint64_t> e = r.read_buffer(0, 0);
-  REQUIRE(r.run(hpb_read(4, 5, e[5], 1)).status == scsi_status::kGood);
+  REQUIRE(r.run(make_hpb_read(4, 5, e[5], 1)).status == scsi_status::kGood);
   CHECK(r.hw.host_in_[4][0] == (SectorStamp{5, 9}));
 }
 
@@ -319,7 +306,7 @@ TEST_CASE("Updated entries in responses: a rewritten block's new entry comes bac
   r.write(10, 1, 2);  // into the write cache: the sub-region stays clean
   CHECK(!r.fw.hpb()->regions().dirty(0));
   CHECK(r.stats().dirty_marks == 0);
-  CommandResponse c = r.run(hpb_read(6, 10, e[10], 1));  // old entry while the new data is cached
+  CommandResponse c = r.run(make_hpb_read(6, 10, e[10], 1));  // old entry while the new data is cached
   CHECK(r.hw.host_in_[6][0] == (SectorStamp{10, 2}));
   CHECK(r.stats().rejected_updated == 1);
   CHECK(c.hpb_entry_count == 0);
@@ -334,13 +321,13 @@ TEST_CASE("Updated entries in responses: a rewritten block's new entry comes bac
   REQUIRE(fresh != 0);
   CHECK(fresh != e[10]);
   CHECK(r.stats().response_entries_sent >= 1);
-  c = r.run(hpb_read(7, 10, fresh, 1));  // the new entry is served without a map load
+  c = r.run(make_hpb_read(7, 10, fresh, 1));  // the new entry is served without a map load
   CHECK(r.hw.host_in_[7][0] == (SectorStamp{10, 2}));
   CHECK(r.stats().verified == 1);
-  c = r.run(hpb_read(8, 10, e[10], 1));  // the old one is still authentic but refused
+  c = r.run(make_hpb_read(8, 10, e[10], 1));  // the old one is still authentic but refused
   CHECK(r.hw.host_in_[8][0] == (SectorStamp{10, 2}));
   CHECK(r.stats().rejected_updated == 2);
-  c = r.run(hpb_read(8, 11, e[11], 1));  // untouched neighbours keep working
+  c = r.run(make_hpb_read(8, 11, e[11], 1));  // untouched neighbours keep working
   CHECK(r.hw.host_in_[8][0] == (SectorStamp{11, 1}));
   CHECK(r.stats().verified == 2);
   CHECK(!r.fw.hpb()->regions().dirty(0));

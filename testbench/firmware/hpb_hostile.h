@@ -122,19 +122,6 @@ struct Hostile {
     const uint64_t first = uint64_t(s) * sub_blocks;
     for (uint64_t i = 0; i < b.size() / 8; ++i) entry[first + i] = get_be64(b.data() + 8 * i);
   }
-  HostCommand hpb_read_cdb(uint8_t tag, uint64_t lba, uint64_t e, uint32_t n, uint8_t read_id = 0, uint8_t lun = 0) {
-    HostCommand c;
-    c.tag = tag;
-    c.lun = lun;
-    c.direction = DataDirection::Read;
-    c.expected_length = n * uint32_t(kSectorBytes);
-    c.cdb[0] = hpb_op::kHpbRead;
-    put_be32(&c.cdb[2], uint32_t(lba));
-    put_be64(&c.cdb[6], e);
-    c.cdb[14] = uint8_t(n);
-    c.cdb[15] = read_id;
-    return c;
-  }
   // An HPB READ with a honest, stale, moved, forged, flipped or other-LU entry; or a prefetched list.
   void hpb_read() {
     const uint32_t n = rng() % 4 == 0 ? 1 + uint32_t(rng() % 16) : 1;
@@ -168,23 +155,23 @@ struct Hostile {
         put_be16(&pf.cdb[7], uint16_t(n * 8));
         expect_good(run(pf, {}, list));
         const uint8_t rtag = uint8_t(rng() % 32);
-        expect_good(run(hpb_read_cdb(rtag, lba, 0, n, read_id)));
+        expect_good(run(make_hpb_read(rtag, lba, 0, n, read_id)));
         check_data(rtag, lba, n);
         return;
       }
       default: break;                                           // honest (maybe stale after writes)
     }
     const uint8_t tag = uint8_t(rng() % 32);
-    expect_good(run(hpb_read_cdb(tag, lba, e, n, 0, lun)));
+    expect_good(run(make_hpb_read(tag, lba, e, n, 0, lun)));
     check_data(tag, lba, n);
   }
   void malformed() {
     const uint8_t tag = uint8_t(rng() % 32);
     switch (rng() % 9) {
-      case 0: expect_check(run(hpb_read_cdb(tag, any_lba(), rng(), 0)), asc::kInvalidFieldInCdb); break;
-      case 1: expect_check(run(hpb_read_cdb(tag, any_lba(), rng(), 17 + rng() % 239)), asc::kInvalidFieldInCdb); break;
-      case 2: expect_check(run(hpb_read_cdb(tag, logical + rng() % 1000, rng(), 1)), asc::kLbaOutOfRange); break;
-      case 3: expect_check(run(hpb_read_cdb(tag, logical - 1, entry[logical - 1], 2)), asc::kLbaOutOfRange); break;
+      case 0: expect_check(run(make_hpb_read(tag, any_lba(), rng(), 0)), asc::kInvalidFieldInCdb); break;
+      case 1: expect_check(run(make_hpb_read(tag, any_lba(), rng(), 17 + rng() % 239)), asc::kInvalidFieldInCdb); break;
+      case 2: expect_check(run(make_hpb_read(tag, logical + rng() % 1000, rng(), 1)), asc::kLbaOutOfRange); break;
+      case 3: expect_check(run(make_hpb_read(tag, logical - 1, entry[logical - 1], 2)), asc::kLbaOutOfRange); break;
       case 4: {  // READ BUFFER: bad id, region, sub-region or allocation length
         HostCommand c;
         c.tag = tag;
@@ -233,7 +220,7 @@ struct Hostile {
       }
       default: {  // an HPB READ whose prefetch read id was never sent: its entry field decides
         const uint64_t lba = any_lba();
-        expect_good(run(hpb_read_cdb(tag, lba, entry[lba], 1, uint8_t(1 + rng() % 255))));
+        expect_good(run(make_hpb_read(tag, lba, entry[lba], 1, uint8_t(1 + rng() % 255))));
         check_data(tag, lba, 1);
         break;
       }

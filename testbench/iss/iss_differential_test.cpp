@@ -363,18 +363,25 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
   return out;
 }
 
+// Two runs' logs equal line by line, and the same commands completed; on a
+// difference, the first differing line of each.
+void check_same_log(const Result& a, const char* a_name, const Result& b, const char* b_name) {
+  size_t first = 0;
+  while (first < a.log.size() && first < b.log.size() && a.log[first] == b.log[first]) ++first;
+  INFO("lines: " << a_name << " " << a.log.size() << ", " << b_name << " " << b.log.size()
+                 << "; first difference at line " << first << "\n " << a_name << ": "
+                 << (first < a.log.size() ? a.log[first] : "(end)") << "\n " << b_name << ": "
+                 << (first < b.log.size() ? b.log[first] : "(end)"));
+  CHECK(first == a.log.size());
+  CHECK(a.log.size() == b.log.size());
+  CHECK(a.completed == b.completed);
+}
+
 // Both builds, compared line by line; returns the native run's coverage.
 Result compare(const Scenario& s) {
   const Result native = run(s, false);
   const Result iss = run(s, true);
-  size_t first = 0;
-  while (first < native.log.size() && first < iss.log.size() && native.log[first] == iss.log[first]) ++first;
-  INFO("lines: native " << native.log.size() << ", iss " << iss.log.size() << "; first difference at line " << first
-                        << "\n native: " << (first < native.log.size() ? native.log[first] : "(end)")
-                        << "\n iss:    " << (first < iss.log.size() ? iss.log[first] : "(end)"));
-  CHECK(first == native.log.size());
-  CHECK(native.log.size() == iss.log.size());
-  CHECK(native.completed == iss.completed);
+  check_same_log(native, "native", iss, "iss");
   // The firmware's own statistics, walked out of the core, equal the native ones.
   CHECK(native.stats.size() > 30);
   for (const auto& [key, value] : native.stats) {
@@ -485,14 +492,7 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   CHECK(a.fast_loops_found == 4);  // memcpy, memmove up and down, memset: picolibc's code
   CHECK(b.fast_forwarded == 0);
   CHECK(a.fast_forwarded > 100000);
-  size_t first = 0;
-  while (first < a.log.size() && first < b.log.size() && a.log[first] == b.log[first]) ++first;
-  INFO("lines: fast " << a.log.size() << ", slow " << b.log.size() << "; first difference at line " << first
-                      << "\n fast: " << (first < a.log.size() ? a.log[first] : "(end)")
-                      << "\n slow: " << (first < b.log.size() ? b.log[first] : "(end)"));
-  CHECK(first == b.log.size());
-  CHECK(a.log.size() == b.log.size());
-  CHECK(a.completed == b.completed);
+  check_same_log(a, "fast", b, "slow");
   CHECK(a.completed > 1400);  // (commands in flight at the cut get no response)
   for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
     INFO(IssFirmware::kind_name(k));
