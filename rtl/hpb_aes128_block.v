@@ -15,40 +15,46 @@ module hpb_aes128_block #(
     input  wire         out_ready,
     output reg  [127:0] out_block
 );
-  reg         busy;
-  wire [127:0] round_out;
-  wire         last;
+`include "hpb_aes128_datapath.v"
 
-  wire accept = in_valid && in_ready;
-  wire finish = busy && last && (!out_valid || out_ready);
+  reg busy;
   assign in_ready = !busy;
 
-  hpb_aes128_datapath #(.ROUNDS_PER_CYCLE(ROUNDS_PER_CYCLE)) u_dp (
-      .clk       (clk),
-      .rst_n     (rst_n),
-      .load      (accept),
-      .load_block(in_block),
-      .advance   (busy && !last),
-      .key       (in_key),  // only used on the loading edge
-      .round_out (round_out),
-      .last      (last)
-  );
+  // One clock edge, as in hpb_crypto_unit.v: the edge's combinational values first, then
+  // the registers (blocking assignments after all reads: the same flip-flops).
+  /* verilator lint_off BLKSEQ */
+  task automatic block_edge;
+    reg [31:0] r0, r1, r2, r3, nk0, nk1, nk2, nk3;
+    reg [7:0]  nrc;
+    reg        last, accept, finish;
+    begin
+      dp_rounds(r0, r1, r2, r3, nk0, nk1, nk2, nk3, nrc, last);
+      accept = in_valid && !busy;
+      finish = busy && last && (!out_valid || out_ready);
+      // the key is only used on the loading edge
+      if (accept)
+        dp_load(in_block[127:96], in_block[95:64], in_block[63:32], in_block[31:0],
+                in_key[127:96], in_key[95:64], in_key[63:32], in_key[31:0]);
+      else if (busy && !last)
+        dp_advance(r0, r1, r2, r3, nk0, nk1, nk2, nk3, nrc);
+      if (out_valid && out_ready) out_valid = 1'b0;
+      if (accept) busy = 1'b1;
+      if (finish) begin
+        busy      = 1'b0;
+        out_valid = 1'b1;
+        out_block = {r0, r1, r2, r3};
+      end
+    end
+  endtask
 
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      busy      <= 1'b0;
-      out_valid <= 1'b0;
+      dp_reset;
+      busy      = 1'b0;
+      out_valid = 1'b0;
     end else begin
-      if (out_valid && out_ready) out_valid <= 1'b0;
-      if (accept) busy <= 1'b1;
-      if (finish) begin
-        busy      <= 1'b0;
-        out_valid <= 1'b1;
-      end
+      block_edge;
     end
   end
-
-  always @(posedge clk) begin
-    if (finish) out_block <= round_out;
-  end
+  /* verilator lint_on BLKSEQ */
 endmodule

@@ -249,7 +249,7 @@ TEST_CASE("crypto: engine: --rtl-waves dumps the unit's signals for a time windo
   ss << in.rdbuf();
   const std::string vcd = ss.str();
   CHECK(vcd.find("in_valid") != std::string::npos);
-  CHECK(vcd.find("round_out") != std::string::npos);  // internal datapath signals
+  CHECK(vcd.find("dp_s0") != std::string::npos);  // internal datapath signals (AES state)
   CHECK(vcd.find("timescale") != std::string::npos);
   // Every time stamp lies in [2 us, 3 us] = [2000000, 3000000] ps; the jobs at
   // 2.5 and 2.6 us are there (edge 625 -> 2500000 ps).

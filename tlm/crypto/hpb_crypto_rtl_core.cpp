@@ -34,7 +34,8 @@ struct HasClkSample<Root, std::void_t<decltype(std::declval<Root&>().__Vtrigrpre
 template <class Model>
 class HpbCryptoRtlCore : public HpbCryptoCore {
  public:
-  explicit HpbCryptoRtlCore(uint32_t rounds) : rounds_(rounds) {
+  HpbCryptoRtlCore(uint32_t rounds, bool job_per_evaluation)
+      : rounds_(rounds), job_per_evaluation_(job_per_evaluation) {
     context_ = std::make_unique<VerilatedContext>();
     context_->traceEverOn(true);
     model_ = std::make_unique<Model>(context_.get(), "hpb_crypto_unit");
@@ -46,6 +47,7 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
     m.reg_wdata = 0;
     m.in_valid = 0;
     m.out_ready = 1;  // results are always taken at once
+    m.sim_run = 0;
     m.eval();
     m.rst_n = 1;
     m.eval();
@@ -90,14 +92,28 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
     m.in_ppn = job.ppn;
     m.in_entry = job.entry;
     m.in_id = uint8_t(++id_);
-    // in_ready is combinational from state only (settled by the last edge), and the
-    // inputs settle in the first tick's clock-low evaluation: no eval of its own.
-    while (!m.in_ready) tick();
     HpbCoreResult out;
-    out.accept_cycle = cycle_;
-    tick();
-    m.in_valid = 0;
-    while (!m.out_valid) tick();
+    if (job_per_evaluation_ && !vcd_) {
+      // The model runs the job's edges in this one evaluation (SIM_RUN_JOBS, sim_run): the
+      // same edges as below, sim_edges of them from cycle_ on.
+      m.sim_run = 1;
+      const uint64_t first = cycle_;
+      tick();
+      m.sim_run = 0;
+      m.in_valid = 0;
+      if (!m.out_valid || m.sim_edges <= m.sim_accept_edge)
+        throw std::logic_error("hpb crypto rtl: the job did not finish");
+      out.accept_cycle = first + m.sim_accept_edge;
+      cycle_ = first + m.sim_edges;
+    } else {
+      // in_ready is combinational from state only (settled by the last edge), and the
+      // inputs settle in the first tick's clock-low evaluation: no eval of its own.
+      while (!m.in_ready) tick();
+      out.accept_cycle = cycle_;
+      tick();
+      m.in_valid = 0;
+      while (!m.out_valid) tick();
+    }
     out.done_cycle = cycle_ - 1;
     if (m.out_id != uint8_t(id_)) throw std::logic_error("hpb crypto rtl: result out of order");
     HpbCryptoResult& r = out.result;
@@ -178,6 +194,7 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
   }
 
   uint32_t rounds_;
+  bool job_per_evaluation_;
   uint64_t cycle_ = 0;
   uint32_t id_ = 0;
   std::unique_ptr<VerilatedContext> context_;
@@ -189,12 +206,14 @@ class HpbCryptoRtlCore : public HpbCryptoCore {
 
 }  // namespace
 
-std::unique_ptr<HpbCryptoCore> make_hpb_crypto_rtl_core(uint32_t rounds_per_cycle) {
+std::unique_ptr<HpbCryptoCore> make_hpb_crypto_rtl_core(uint32_t rounds_per_cycle,
+                                                        bool job_per_evaluation) {
+  const bool j = job_per_evaluation;
   switch (rounds_per_cycle) {
-    case 1: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r1>>(1);
-    case 2: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r2>>(2);
-    case 5: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r5>>(5);
-    case 10: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r10>>(10);
+    case 1: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r1>>(1, j);
+    case 2: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r2>>(2, j);
+    case 5: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r5>>(5, j);
+    case 10: return std::make_unique<HpbCryptoRtlCore<Vhpb_crypto_unit_r10>>(10, j);
     default: throw std::invalid_argument("hpb crypto: rounds_per_cycle must be 1, 2, 5 or 10");
   }
 }
