@@ -46,11 +46,11 @@ struct FirmwareParams {
   // multi-plane program's worth, as the WriteBooster flush keeps). A die programs one such
   // group at a time, so more only parks moved data in the cache while host writes wait for it.
   uint32_t gc_units_per_die = 0;
-  // Per die in foreground GC: host units placed as GC earns them (gc/host_pacing.h), its
-  // victim's reclaimable sectors per valid one moved, and GC's units kept free of host data;
-  // false: host data takes the die's free blocks down to the last one at full speed. Off by
-  // default: it shortens the stalls but keeps about a block more free per die, which costs
-  // write amplification on devices with few spare blocks (issue 14 note).
+  // Per die in foreground GC: host units placed as GC earns them (gc/host_pacing.h: the
+  // die's room above block size x the fraction of its victim's valid data left), and host
+  // data and map pages may use the room GC's victim does not need (the last free block, a
+  // unit of GC's open block); false: host data takes the die's free blocks down to the last
+  // one at full speed, then waits for whole victims.
   bool gc_host_pacing = false;
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
@@ -105,7 +105,7 @@ struct FirmwareParams {
     b("gc_units_per_die", gc_units_per_die, "units",
       "per die: GC's write-cache units waiting to be programmed at most (0: one per plane, a multi-plane program)");
     b("gc_host_pacing", gc_host_pacing, "",
-      "per die in foreground GC: host units placed as GC earns them (reclaimable per valid sector moved)");
+      "per die in foreground GC: host units placed as GC earns them; host data may use the room its victim does not need");
     b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
     b("bg_gc_free_blocks", bg_gc_free_blocks, "blocks", "per die: background GC cleans until this many free blocks");
     b("bg_map_writeback", bg_map_writeback, "",

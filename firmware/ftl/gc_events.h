@@ -17,9 +17,11 @@ class HostWriteGate {
  public:
   virtual ~HostWriteGate() = default;
   virtual bool host_may_place(uint32_t die) = 0;  // false: not now (the die retries when it may)
-  virtual void host_placed(uint32_t die, uint32_t sectors) = 0;  // host data or map pages placed
-  // GC work of die `from` (no block of its own left) placed on die `to`.
-  virtual void gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) = 0;
+  // Host data or map pages may open one of the die's free blocks (hybrid: of the large-page
+  // pool); false: the rest is GC's (the die retries when it may).
+  virtual bool may_open_block(uint32_t die, bool large) = 0;
+  // A host unit or map page may take a unit of GC's open block (room beyond GC's need).
+  virtual bool may_share_gc_block(uint32_t die) { return false; }
 };
 
 // What an erase tells the rest of the FTL.

@@ -15,6 +15,7 @@ struct UnitPlace {
   uint32_t block = BlockManager::kNoBlock;
   uint32_t page = 0;
   uint32_t open_slot = 0;        // open-block slot it was placed through (plane-first: the plane)
+  WriteStream open_stream = WriteStream::Host;  // the write point's stream (host data may share GC's)
   bool slc = false;              // placed in a WriteBooster SLC block
 };
 

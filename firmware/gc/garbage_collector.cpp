@@ -16,7 +16,7 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       shares_(shares),
       wear_(hal, params, blocks),
       selector_(hal, params, blocks, shares, wear_),
-      gate_(blocks.geometry().dies(), 8 * blocks.sectors_per_block(), erased),
+      gate_(blocks, params.gc_host_pacing && !blocks.hybrid(), params.write_unit_sectors(blocks.geometry()), erased),
       mover_(hal, params, blocks, flash, units, gate_, *this),
       gc_(blocks.geometry().dies()) {}
 
@@ -45,15 +45,9 @@ bool GarbageCollector::check_pool(uint32_t die, bool large) {
   const uint32_t victim = selector_.pick(die, large, to_other);
   if (victim == BlockManager::kNoBlock) return false;
   // Below the foreground threshold host units go at this victim's pace; a victim taken
-  // only for idle time's higher target paces nothing.
+  // only for idle time's higher target paces nothing (the hard limit still follows it).
+  gate_.pacing().victim_taken(die, victim, selector_.foreground(die, large, free));
   const BlockInfo& vb = blocks_.info(victim);
-  HostPacing& pacing = gate_.pacing();
-  // A map block's pages move through the map stream, not counted here: it earns at its erase.
-  if (params_.gc_host_pacing && selector_.foreground(die, large, free))
-    pacing.victim_taken(die, vb.holds_map ? 0 : vb.valid, blocks_.sectors_in_block(victim) - vb.valid,
-                        !pacing.paced(die));
-  else
-    pacing.stop(die);
   ++stats_.victims;
   stats_.bg_victims += selector_.background();
   stats_.cross_pool_victims += to_other;
@@ -135,7 +129,7 @@ void GarbageCollector::on_flash_done(uint64_t index, const FlashCompletion& c) {
   }
   DieState& g = gc_[die];
   const VictimMover::Move& m = mover_.move(die);
-  if (!m.flush && m.stream == WriteStream::Gc) gate_.pacing().victim_erased(die);  // space_returned below retries
+  gate_.pacing().stop(die);  // space_returned below retries what waits
   if (m.flush) pacer_->block_flushed();
   else if (g.active) {
     stats_.clean_ps += hal_.now_ps() - g.start_ps;
@@ -170,7 +164,10 @@ std::string GarbageCollector::debug_state(uint32_t die) const {
   if (!g.active) return "";
   const uint32_t victim = mover_.move(die).victim;
   return ", GC victim " + std::to_string(victim) + " valid " + std::to_string(blocks_.info(victim).valid) +
-         mover_.progress(die, g.erasing);
+         mover_.progress(die, g.erasing) +
+         (gate_.on() ? " room " + std::to_string(gate_.pacing().room(die)) + " allowance " +
+                           std::to_string(gate_.pacing().allowance(die)) + (gate_.pacing().paced(die) ? " paced" : "")
+                     : "");
 }
 
 GcStats GarbageCollector::stats() const {
@@ -190,7 +187,7 @@ void GarbageCollector::visit_stats(StatsVisitor& v) const {
   v.count("ftl.gc_victims", f.victims, "blocks", "GC victims taken");
   v.count("ftl.bg_gc_victims", f.bg_victims, "blocks", "of which in idle time");
   v.count("ftl.gc_moved_sectors", f.moved_sectors, "sectors", "valid sectors GC moved");
-  if (params_.gc_host_pacing)
+  if (gate_.on())
     v.count("ftl.gc_host_pacing_waits", gate_.pacing().refusals(), "tries",
             "host units not placed on a die for want of its GC's pace (gc_host_pacing)");
   v.count("ftl.gc_buffered_reads", f.buffered_reads, "reads", "GC reads through the data buffer");

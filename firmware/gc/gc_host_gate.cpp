@@ -3,17 +3,19 @@
 namespace ufs {
 
 bool GcHostGate::host_may_place(uint32_t die) {
-  if (pacing_.may_place(die)) return true;
+  if (!on_ || pacing_.may_place(die)) return true;
   pacing_.count_refusal();
+  retry_[die] = 1;
   return false;
 }
 
-// Moved data of `from` programmed on `to`: `to` pays for the space, `from` keeps what its
-// victim's erase will give back.
-void GcHostGate::gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) {
-  pacing_.placed(to, sectors);
-  if (pacing_.refund(from, sectors)) retry_[from] = 1;
+bool GcHostGate::may_open_block(uint32_t die, bool large) {
+  const bool may = on_ ? pacing_.may_open_block(die) : blocks_.free_blocks(die, large) > 1;
+  if (!may && on_) retry_[die] = 1;
+  return may;
 }
+
+bool GcHostGate::may_share_gc_block(uint32_t die) { return on_ && pacing_.may_share_gc_block(die); }
 
 void GcHostGate::retry(uint32_t die) {
   if (!retry_[die]) return;

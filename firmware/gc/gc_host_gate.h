@@ -1,10 +1,13 @@
-// The collector's side of host pacing (the ledger: gc/host_pacing.h). Host units go to a die
-// in foreground GC as its GC earns them; each sector moved out of a paced victim earns its
-// share, and a die whose credit turned positive again has its waiting host units retry
-// (GcEraseListener::pace_earned) once the event that earned it is handled.
+// The collector's side of host pacing (the rules: gc/host_pacing.h). The placement asks it
+// whether a host unit may go to a die in foreground GC and whether host data or map pages
+// may open one of a die's last free blocks; a die that refused something retries
+// (GcEraseListener::pace_earned) when its GC's progress may have changed the answer: a unit
+// of moved data programmed, a page copied back. Off (firmware.gc_host_pacing false, or hybrid
+// page size): nothing is paced and the hard limit is a whole free block.
 #pragma once
 #include <cstdint>
 #include <vector>
+#include "ftl/block_manager.h"
 #include "ftl/gc_events.h"
 #include "gc/host_pacing.h"
 
@@ -12,27 +15,26 @@ namespace ufs {
 
 class GcHostGate final : public HostWriteGate {
  public:
-  // cap_sectors: the credit a die keeps at most; listener: told when a die may take host units again.
-  GcHostGate(uint32_t dies, uint32_t cap_sectors, GcEraseListener& listener)
-      : pacing_(dies, cap_sectors), retry_(dies, 0), listener_(listener) {}
+  // on: pacing in force; unit_sectors: a host unit; listener: told when a die may take units again.
+  GcHostGate(const BlockManager& blocks, bool on, uint32_t unit_sectors, GcEraseListener& listener)
+      : blocks_(blocks), on_(on), pacing_(blocks, unit_sectors), retry_(blocks.geometry().dies(), 0), listener_(listener) {}
 
-  // HostWriteGate (the placement asks and tells)
+  // HostWriteGate (the placement asks)
   bool host_may_place(uint32_t die) override;
-  void host_placed(uint32_t die, uint32_t sectors) override { pacing_.placed(die, sectors); }
-  void gc_spilled(uint32_t from, uint32_t to, uint32_t sectors) override;
+  bool may_open_block(uint32_t die, bool large) override;
+  bool may_share_gc_block(uint32_t die) override;
 
+  bool on() const { return on_; }
   HostPacing& pacing() { return pacing_; }
   const HostPacing& pacing() const { return pacing_; }
-  // A sector of the die's paced victim was moved.
-  void sector_moved(uint32_t die) {
-    if (pacing_.sector_moved(die)) retry_[die] = 1;
-  }
-  // The die's credit turned positive since the last call: its waiting host units retry.
+  // GC on the die progressed: if it refused something since, its waiting units retry.
   void retry(uint32_t die);
 
  private:
+  const BlockManager& blocks_;
+  bool on_;
   HostPacing pacing_;
-  std::vector<uint8_t> retry_;  // per die: its credit turned positive (host units retry)
+  std::vector<uint8_t> retry_;  // per die: refused something since its last retry
   GcEraseListener& listener_;
 };
 

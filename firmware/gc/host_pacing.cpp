@@ -1,57 +1,61 @@
 #include "gc/host_pacing.h"
-#include <algorithm>
 
 namespace ufs {
 
-void HostPacing::victim_taken(uint32_t die, uint32_t valid, uint32_t reclaim, bool fresh) {
+HostPacing::HostPacing(const BlockManager& blocks, uint32_t unit_sectors)
+    : blocks_(blocks), unit_(unit_sectors), dies_(blocks.geometry().dies()) {}
+
+void HostPacing::victim_taken(uint32_t die, uint32_t victim, bool paced) {
   Die& d = dies_[die];
-  if (fresh || !d.paced) d.credit = std::max<int64_t>(d.credit, 0);
-  d.paced = true;
-  d.valid = valid;
-  d.reclaim = reclaim;
-  d.moved = 0;
-  d.earned = 0;
+  d.paced = paced;
+  d.victim = victim;
+  d.valid = blocks_.info(victim).valid;
 }
 
-bool HostPacing::earn(Die& d, uint32_t target) {
-  if (target <= d.earned) return false;
-  const bool was = d.credit > 0;
-  d.credit = std::min(cap_, d.credit + int64_t(target - d.earned));
-  d.earned = target;
-  return !was && d.credit > 0;
+void HostPacing::stop(uint32_t die) { dies_[die] = Die{}; }
+
+uint32_t HostPacing::open_room(uint32_t die, WriteStream s, uint32_t slot) const {
+  const uint32_t b = blocks_.open_block(die, s, slot);
+  if (b == BlockManager::kNoBlock || blocks_.info(b).slc) return 0;
+  return (blocks_.pages_in_block(b) - blocks_.info(b).next_page) * blocks_.spp_of(b);
 }
 
-bool HostPacing::sector_moved(uint32_t die) {
-  Die& d = dies_[die];
-  if (!d.paced || d.valid == 0) return false;
-  ++d.moved;
-  // R/V per sector moved, in whole sectors; never past R (the host may have invalidated
-  // some of the victim's sectors meanwhile: GC then moves fewer than V).
-  const uint32_t target = uint32_t(std::min<uint64_t>(d.reclaim, uint64_t(d.moved) * d.reclaim / d.valid));
-  return earn(d, target);
+uint64_t HostPacing::room(uint32_t die) const {
+  uint64_t r = uint64_t(blocks_.free_blocks(die)) * blocks_.sectors_per_block();
+  for (const WriteStream s : {WriteStream::Host, WriteStream::Gc, WriteStream::Map, WriteStream::Cold})
+    for (uint32_t slot = 0; slot < blocks_.geometry().planes_per_die; ++slot) r += open_room(die, s, slot);
+  return r;
 }
 
-bool HostPacing::victim_erased(uint32_t die) {
-  Die& d = dies_[die];
-  if (!d.paced) return false;
-  // What the erase gave back: the block less what GC moved out of it (the victim's valid
-  // sectors the host overwrote before GC moved them were freed too).
-  const uint32_t freed = d.reclaim + (d.valid - std::min(d.valid, d.moved));
-  d.valid = 0;  // until the next victim: nothing more to earn
-  return earn(d, std::max(freed, d.earned));
+int64_t HostPacing::allowance(uint32_t die) const {
+  const Die& d = dies_[die];
+  const uint64_t left = d.valid ? uint64_t(blocks_.sectors_per_block()) * blocks_.info(d.victim).valid / d.valid : 0;
+  return int64_t(room(die)) - int64_t(left);
 }
 
-bool HostPacing::refund(uint32_t die, uint32_t sectors) {
-  Die& d = dies_[die];
-  if (!d.paced) return false;
-  const bool was = d.credit > 0;
-  d.credit = std::min(cap_, d.credit + int64_t(sectors));
-  return !was && d.credit > 0;
+bool HostPacing::may_place(uint32_t die) const { return !dies_[die].paced || allowance(die) >= int64_t(unit_); }
+
+// GC's room (its write point and the die's free blocks) beyond what it needs: the valid
+// sectors left in its victim and a unit of padding, or a whole block for the next victim
+// when none is being cleaned. A map block's pages move through the map stream's write point.
+int64_t HostPacing::gc_spare(uint32_t die) const {
+  const Die& d = dies_[die];
+  const int64_t free = int64_t(blocks_.free_blocks(die)) * blocks_.sectors_per_block();
+  if (d.victim == BlockManager::kNoBlock) return free + open_room(die, WriteStream::Gc, 0) - blocks_.sectors_per_block();
+  const WriteStream gc = blocks_.info(d.victim).holds_map ? WriteStream::Map : WriteStream::Gc;
+  return free + open_room(die, gc, 0) - int64_t(blocks_.info(d.victim).valid + unit_);
 }
 
-void HostPacing::placed(uint32_t die, uint32_t sectors) {
-  Die& d = dies_[die];
-  if (d.paced) d.credit -= int64_t(sectors);
+bool HostPacing::may_open_block(uint32_t die) const {
+  const uint32_t free = blocks_.free_blocks(die);
+  if (free >= 2) return true;  // one is left for GC whatever it does
+  return free == 1 && gc_spare(die) >= int64_t(blocks_.sectors_per_block());
+}
+
+bool HostPacing::may_share_gc_block(uint32_t die) const {
+  const Die& d = dies_[die];
+  if (d.victim != BlockManager::kNoBlock && blocks_.info(d.victim).holds_map) return false;
+  return open_room(die, WriteStream::Gc, 0) >= unit_ && gc_spare(die) >= int64_t(unit_);
 }
 
 }  // namespace ufs

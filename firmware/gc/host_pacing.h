@@ -1,53 +1,66 @@
-// Host writes paced by foreground GC's progress (issue 14 item 2). While a die cleans a
-// victim below its GC threshold, host units may be placed on it only as GC earns them: a
-// victim with V valid and R reclaimable sectors earns R/V host sectors per sector moved
-// (the rest of R when it is erased), and each host unit placed there spends its size. So
-// host writes share the die with GC at the victim's own ratio, unit by unit, instead of
-// taking the die's free blocks at full speed and then waiting, all at once, for the many
-// victims it takes to free one (the hard limit, placement's last free block, stays).
+// Host writes paced by foreground GC's progress (issue 14 item 2), read from the die's state
+// rather than kept in a ledger (a ledger drifts: every write it misses, map pages, padding,
+// data spilled from another die, takes the die towards its hard limit unseen).
+//
+// The die's room: its free blocks and the pages left in its open TLC blocks (every stream),
+// in sectors. While it cleans a victim whose valid sectors were V when taken and are v now,
+// GC still has to move v of them and gets a whole block S back at the erase: host units (and
+// map pages) may take the room above S * v / V. That allowance rises by S/V per sector moved
+// (R/V net of the move, R = S - V reclaimable), does not jump at the erase (v = 0: the block
+// comes back exactly as the next victim takes its S), and anything else that takes room
+// lowers it. So host writes share the die with GC at the victim's own ratio, unit by unit,
+// instead of taking the die's free blocks at full speed and then waiting, all at once (every
+// die at the same time in steady state), for the several victims it takes to free a block.
 // This is the proportional (incremental) GC of real controllers; MQSim's soft and hard
 // thresholds alone keep the bursts: the host runs free until the hard threshold, then stops.
+//
+// The hard limit follows GC's real need instead of a whole block: host data and map pages
+// may open a die's last free blocks while GC can still finish its victim without them (its
+// open block's room covers the valid sectors left and a unit of padding). With a whole block
+// kept back, the allowance above would only ever bind a block higher, and a block less of
+// spare area per die fills the victims (write amplification).
 #pragma once
 #include <cstdint>
 #include <vector>
+#include "ftl/block_manager.h"
 
 namespace ufs {
 
 class HostPacing {
  public:
-  explicit HostPacing(uint32_t dies, uint32_t cap_sectors) : dies_(dies), cap_(int64_t(cap_sectors)) {}
+  // unit_sectors: a host unit (a unit placed needs that much allowance).
+  HostPacing(const BlockManager& blocks, uint32_t unit_sectors);
 
-  // A foreground victim was taken on `die` (valid sectors whose moves are told, 0 for a map
-  // block's; reclaimable sectors, earned by the moves and the erase); fresh: the
-  // die's first since its GC last stopped (a debt from an earlier episode is forgiven).
-  void victim_taken(uint32_t die, uint32_t valid, uint32_t reclaim, bool fresh);
-  // One of the victim's sectors was moved: true when the die's credit turned positive.
-  bool sector_moved(uint32_t die);
-  // The victim was erased: it earns what it has not yet (the die stays paced until its GC
-  // stops). True when the die's credit turned positive.
-  bool victim_erased(uint32_t die);
-  void stop(uint32_t die) { dies_[die].paced = false; }  // the die's foreground GC stopped
+  // A victim was taken on `die` (GC data or a map block); paced: below the foreground
+  // threshold (host units go at its pace), else only the hard limit follows it.
+  void victim_taken(uint32_t die, uint32_t victim, bool paced);
+  void stop(uint32_t die);  // the die's victim is gone (erased) or GC moves no victim of its own
 
   bool paced(uint32_t die) const { return dies_[die].paced; }
-  bool may_place(uint32_t die) const { return !dies_[die].paced || dies_[die].credit > 0; }
-  void placed(uint32_t die, uint32_t sectors);
-  // The die's moved data went to another die's block: true when its credit turned positive.
-  bool refund(uint32_t die, uint32_t sectors);
-  int64_t credit(uint32_t die) const { return dies_[die].credit; }
+  // A host unit may go to the die now (not paced, or its allowance covers the unit).
+  bool may_place(uint32_t die) const;
+  // Host data or map pages may open one of the die's free blocks (the hard limit).
+  bool may_open_block(uint32_t die) const;
+  // A host unit or map page may take a unit of GC's open block (its room beyond GC's need).
+  bool may_share_gc_block(uint32_t die) const;
+  int64_t gc_spare(uint32_t die) const;  // GC's room beyond its need, in sectors
+  // Room above what GC still needs (paced dies; the figure may_place compares), in sectors.
+  int64_t allowance(uint32_t die) const;
+  uint64_t room(uint32_t die) const;  // free blocks and open TLC blocks' pages left, in sectors
+
   uint64_t refusals() const { return refusals_; }
   void count_refusal() { ++refusals_; }
 
  private:
   struct Die {
     bool paced = false;
-    uint32_t valid = 0, reclaim = 0;  // the victim's, when taken
-    uint32_t moved = 0;               // its sectors moved so far
-    uint32_t earned = 0;              // credit it gave so far
-    int64_t credit = 0;               // host sectors the die may take (negative: overdrawn)
+    uint32_t victim = BlockManager::kNoBlock;
+    uint32_t valid = 0;  // the victim's valid sectors when taken
   };
-  bool earn(Die& d, uint32_t target);
+  uint32_t open_room(uint32_t die, WriteStream s, uint32_t slot) const;
+  const BlockManager& blocks_;
+  uint32_t unit_;
   std::vector<Die> dies_;
-  int64_t cap_;  // credit kept at most (a host idle during GC gets no burst after it)
   uint64_t refusals_ = 0;
 };
 

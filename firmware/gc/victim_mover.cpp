@@ -124,8 +124,6 @@ void VictimMover::close_unit(uint32_t die) {
     return;
   }
   ++sealed_[die];  // before sealing: placing the unit may look at the pace
-  // A partly filled unit's padding takes space the victim's erase does not give back.
-  if (g.stream == WriteStream::Gc && !g.flush) gate_.pacing().placed(die, units_.gc_unit_room(unit));
   units_.gc_seal(unit);
 }
 
@@ -138,7 +136,6 @@ void VictimMover::read_done(uint32_t index, const FlashCompletion& c) {
 
 void VictimMover::moved(uint64_t lba, uint32_t from, uint32_t to) {
   ++stats_.moved_sectors;
-  earn_for_move(from);
   hal_.charge_cycles(params_.cycles_gc_per_sector);
   units_.gc_follow_move(lba, from, to);
 }
@@ -189,7 +186,6 @@ void VictimMover::copy_back_done(uint32_t index, const FlashCompletion& c) {
   for (uint32_t s = 0; s < spp; ++s) {
     if (c.oob.lba[s] == kNoOobLba) continue;
     hal_.charge_cycles(params_.cycles_gc_per_sector);
-    earn_for_move(from + s);
     stats_.moved_sectors += units_.gc_follow_move(c.oob.lba[s], from + s, to + s);
   }
   gate_.retry(m.die);
@@ -200,12 +196,6 @@ void VictimMover::on_flash_done(uint64_t index, const FlashCompletion& c) {
   const uint32_t i = static_cast<uint32_t>(index & ((1ull << kOpShift) - 1));
   if (index >> kOpShift == kCopyBack) copy_back_done(i, c);
   else read_done(i, c);
-}
-
-// A sector moved out of a paced victim earns the host its share of the victim's space.
-void VictimMover::earn_for_move(uint32_t from) {
-  const uint32_t block = blocks_.block_of(from), die = blocks_.die_of_block(block);
-  if (dies_[die].victim == block && dies_[die].stream == WriteStream::Gc) gate_.sector_moved(die);
 }
 
 std::string VictimMover::progress(uint32_t die, bool erasing) const {

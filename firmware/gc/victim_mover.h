@@ -2,8 +2,8 @@
 // it): runs of valid sectors within a page are read into write-cache units (GcUnits), at
 // most gc_units_per_die sealed and not yet programmed per die (a WriteBooster flush: as its
 // pacer allows); with gc_copy_back whole valid pages move by NAND copy-back in their plane.
-// Its reads and copy-backs go through its own flash client. Each sector moved out of a paced
-// victim earns the host its share (GcHostGate); the collector hears when the moves may be done.
+// Its reads and copy-backs go through its own flash client. A die whose GC progressed lets
+// the host units it paced retry (GcHostGate); the collector hears when the moves may be done.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -110,7 +110,6 @@ class VictimMover : public FlashClient {
   bool copy_back_page(uint32_t die);
   void read_done(uint32_t index, const FlashCompletion& c);
   void copy_back_done(uint32_t index, const FlashCompletion& c);
-  void earn_for_move(uint32_t from);
   void on_flash_done(uint64_t index, const FlashCompletion& c) override;
 
   Hal& hal_;

@@ -39,38 +39,47 @@ bool UnitPlacement::place(UnitPlace& u) {
     // Host data into TLC blocks on a die doing foreground GC: as its GC earns it.
     const bool gated = pooled && !to_slc && gate_;
     if (gated && !gate_->host_may_place(die)) continue;
-    uint32_t& open = to_slc ? blocks_.open_block(die, WriteStream::Slc, slot) : blocks_.open_block(die, u.stream, slot, large);
-    if (open == BlockManager::kNoBlock && to_slc) {
-      open = blocks_.take_free_slc_block(die, plane);
-      if (open == BlockManager::kNoBlock) open = blocks_.take_free_slc_block(die);  // another plane's
+    WriteStream point = to_slc ? WriteStream::Slc : u.stream;  // whose write point the unit takes
+    uint32_t* open = &blocks_.open_block(die, point, slot, large);
+    if (*open == BlockManager::kNoBlock && to_slc) {
+      *open = blocks_.take_free_slc_block(die, plane);
+      if (*open == BlockManager::kNoBlock) *open = blocks_.take_free_slc_block(die);  // another plane's
     }
-    if (open == BlockManager::kNoBlock) {
-      // Host data and map pages leave each die one free block so its GC can always move data.
-      const uint32_t reserve = fixed ? (k == 0 ? 0 : 1) : 1;
-      if (blocks_.free_blocks(die, large) <= reserve) { if (!fixed) space_.free_space_changed(die); continue; }
-      open = blocks_.take_free_block(die, plane, large);
-      // A plane out of free blocks borrows from the die's other planes rather than wait
-      // for GC, which the die's free count may not start.
-      if (open == BlockManager::kNoBlock && plane != BlockManager::kAnyPlane) open = blocks_.take_free_block(die);
-      if (open == BlockManager::kNoBlock) continue;
-      blocks_.info(open).holds_map = u.stream == WriteStream::Map;
-      space_.free_space_changed(die);
+    if (*open == BlockManager::kNoBlock) {
+      // Host data and map pages leave each die's GC the blocks it needs to move its victim's
+      // data (the gate's hard limit; without one: a whole free block).
+      const bool may_open = fixed ? blocks_.free_blocks(die, large) > (k == 0 ? 0u : 1u)
+                                  : gate_ ? gate_->may_open_block(die, large) : blocks_.free_blocks(die, large) > 1;
+      if (may_open) {
+        *open = blocks_.take_free_block(die, plane, large);
+        // A plane out of free blocks borrows from the die's other planes rather than wait
+        // for GC, which the die's free count may not start.
+        if (*open == BlockManager::kNoBlock && plane != BlockManager::kAnyPlane) *open = blocks_.take_free_block(die);
+        if (*open == BlockManager::kNoBlock) continue;
+        blocks_.info(*open).holds_map = u.stream == WriteStream::Map;
+        space_.free_space_changed(die);
+      } else if (pooled && !to_slc && gate_ && gate_->may_share_gc_block(die)) {
+        // GC's open block has room beyond what its victim needs: the unit takes it, rather
+        // than wait for the die's next erase (space shared unit by unit, not block by block).
+        point = WriteStream::Gc;
+        open = &blocks_.open_block(die, point, 0, large);
+      } else {
+        if (!fixed) space_.free_space_changed(die);
+        continue;
+      }
     }
-    BlockInfo& b = blocks_.info(open);
-    u.block = open;
+    BlockInfo& b = blocks_.info(*open);
+    u.block = *open;
     u.page = b.next_page;
     if (!fixed) u.die = die;
-    u.open_slot = slot;
+    u.open_slot = point == u.stream || point == WriteStream::Slc ? slot : 0;
+    u.open_stream = point;
     u.slc = to_slc;
     if (to_slc) wb_->add_used(int64_t(unit_pages) * spp_);
-    // Map pages (evicted dirty ones) spend the die's credit too, never waiting for it: they
-    // take free blocks as host data does, and GC's own map updates must not wait for GC.
-    if (gated || (map && !fixed && gate_)) gate_->host_placed(die, unit_pages * blocks_.spp_of(u.block));
-    if (fixed && k > 0 && gate_) gate_->gc_spilled(u.die, die, unit_pages * blocks_.spp_of(u.block));
     b.next_page += unit_pages;
     ++b.programs_in_flight;
     b.last_write_ps = hal_.now_ps();
-    if (b.next_page >= blocks_.pages_in_block(u.block)) { b.state = BlockState::Closed; open = BlockManager::kNoBlock; }
+    if (b.next_page >= blocks_.pages_in_block(u.block)) { b.state = BlockState::Closed; *open = BlockManager::kNoBlock; }
     if (pooled && !pinned) next_pool_ = (pool + 1) % candidates;
     if (map) next_map_die_ = (die + 1) % dies;
     return true;

@@ -3,8 +3,9 @@
 // pages go round robin over the dies, host units by the allocation policy (the next pool
 // in stripe order with room, or their logical pages' pool under static mapping), and host
 // data into the die's WriteBooster SLC buffer while it has room. Host data and map pages
-// leave each die one free block so its GC can always move data (the hard limit); above it,
-// host units go to a die cleaning a victim at its GC's pace (HostWriteGate).
+// leave each die the free blocks its GC needs to move data (the hard limit, the gate's); above
+// it, host units go to a die cleaning a victim at its GC's pace (HostWriteGate). Map pages
+// never wait for the pace (GC's own map updates must not wait for GC), but take room it sees.
 #pragma once
 #include <cstdint>
 #include "firmware_params.h"

@@ -61,6 +61,7 @@ uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool lar
   u.block = BlockManager::kNoBlock;
   u.pool = kNone;
   u.open_slot = 0;
+  u.open_stream = stream;
   u.slc = false;
   u.flush = flush;
   std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
@@ -191,7 +192,7 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     flash_.count_program_failure();
     const uint32_t failed_die = blocks_.die_of_block(u.block);
-    uint32_t& open = blocks_.open_block(failed_die, u.slc ? WriteStream::Slc : u.stream, u.open_slot, b.large);
+    uint32_t& open = blocks_.open_block(failed_die, u.open_stream, u.open_slot, b.large);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
@@ -248,10 +249,17 @@ void WriteCache::release(uint32_t unit) {
 }
 
 void WriteCache::retry_programs() {
+  // Host units any pool may take are placed alike: once one of a size finds no die, the
+  // others of that size wait on without asking (a saturated device retries often).
+  uint32_t refused = 0;  // capacity of a host unit no die took (0: none yet)
   for (size_t n = program_waiters_.size(); n > 0; --n) {
     const uint32_t unit = program_waiters_.front();
     program_waiters_.pop_front();
+    const Unit& u = units_[unit];
+    const bool pooled = u.stream == WriteStream::Host && u.pool == kNone && !u.gc_privilege;
+    if (pooled && u.capacity == refused) { program_waiters_.push_back(unit); continue; }
     try_program(unit);
+    if (pooled && !program_waiters_.empty() && program_waiters_.back() == unit) refused = u.capacity;
   }
 }
 

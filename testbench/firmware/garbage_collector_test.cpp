@@ -490,54 +490,68 @@ TEST_CASE("Idle scheduler: each task once its quiet time passed, a command ends 
   CHECK(slow.began.size() == 2);
 }
 
-// Issue 14 item 2: host units on a die in foreground GC go as its GC earns them: a victim
-// with 12 valid sectors of 16 gives back 4, one per 3 sectors moved (the rest at its erase);
-// each host unit placed spends its size. Without pacing the host takes the die's free blocks
-// at full speed, then waits for whole victims all at once.
+// Issue 14 item 2: host units on a die in foreground GC go as its GC earns them, read from
+// the die's state: the room (free blocks, open blocks' pages left) above S * v / V, S the
+// block (16 sectors), V the victim's valid sectors when taken, v now. Without pacing the
+// host takes the die's free blocks at full speed, then waits for whole victims all at once.
 TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC earns", "[firmware][gc]") {
   for (const bool paced : {true, false}) {
     Rig r("greedy");
-    r.params.gc_host_pacing = paced;  // read by the collector as it takes a victim
-    for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4
-    CHECK(r.gc->host_gate().host_may_place(0));                    // no GC yet: nothing to wait for
+    r.params.gc_host_pacing = paced;  // read by the collector's gate as it is built
+    r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
+    r.units.gc = r.gc.get();
+    r.gc->set_helpers(nullptr, nullptr, &r.erased);
+    for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4: 3 left
+    CHECK(r.gc->host_gate().host_may_place(0));      // no GC yet: nothing to wait for
+    r.blocks.open_block(0, WriteStream::Host) = r.blocks.take_free_block(0);  // the host's block
+    r.blocks.take_free_block(0);                      // a block in use elsewhere: 1 free left
     r.units.hold = true;
     r.gc->free_space_changed(0);
     r.hw.run();
     INFO("paced " << paced);
     REQUIRE(r.units.held.size() == 1);  // the first 4 sectors, read, wait for their program
-    CHECK(r.gc->host_gate().host_may_place(0) == !paced);
-    r.units.program_held();  // 4 moved: 4 * 4 / 12 = 1 sector earned
+    // Room: the free block and the host block's 16 = 32; GC still needs 16 * 12 / 12.
+    CHECK(r.gc->host_gate().pacing().allowance(0) == 32 - 16);
+    CHECK(r.gc->host_gate().host_may_place(0));
+    r.blocks.info(r.blocks.open_block(0, WriteStream::Host)).next_page = 4;  // the host filled its block
+    CHECK(r.gc->host_gate().host_may_place(0) == !paced);  // 16 - 16: nothing beyond GC's need
+    r.units.program_held();  // 4 moved: GC needs 16 * 8 / 12 = 10
     r.hw.run();
     CHECK(r.gc->host_gate().host_may_place(0));
-    r.gc->host_gate().host_placed(0, 4);  // a host unit of 4 sectors: overdrawn
-    CHECK(r.gc->host_gate().host_may_place(0) == !paced);
     if (!paced) continue;
-    CHECK(r.gc->host_gate().pacing().credit(0) == -3);
-    while (!r.units.held.empty()) {  // the rest: 8 moved, then the erase gives back the 4
+    CHECK(r.gc->host_gate().pacing().allowance(0) == 16 - 10);
+    while (r.hw.erases_ == 0) {  // the rest: 8 moved, the victim erased
+      REQUIRE(!r.units.held.empty());
       r.units.program_held();
       r.hw.run();
     }
-    CHECK(r.hw.erases_ == 1);
-    CHECK(r.gc->host_gate().pacing().credit(0) == 0);  // 4 earned, 4 spent
-    CHECK(r.gc->stats().moved_sectors == 12);
+    CHECK(r.gc->host_gate().pacing().refusals() == 1);
   }
 }
 
-TEST_CASE("GC pacing: moved data placed on another die is paid by that die", "[firmware][gc]") {
-  HostPacing p(2, 64);
-  p.victim_taken(0, 12, 4, true);
-  p.victim_taken(1, 8, 8, true);
-  CHECK_FALSE(p.may_place(0));
-  CHECK(p.refund(0, 4));  // die 0's moved data went to die 1: die 0 keeps that space
-  p.placed(1, 4);
-  CHECK(p.credit(0) == 4);
-  CHECK(p.credit(1) == -4);
-  CHECK_FALSE(p.may_place(1));
-  for (int i = 0; i < 4; ++i) p.sector_moved(1);  // 4 of 8 moved at 8/8: 4 earned
-  CHECK(p.credit(1) == 0);
-  CHECK(p.sector_moved(1));  // the fifth turns it positive: waiting units retry
-  p.stop(1);
-  CHECK(p.may_place(1));  // GC stopped: no pacing
+TEST_CASE("GC pacing: the hard limit follows GC's need, GC's block shared beyond it", "[firmware][gc]") {
+  Rig r("greedy");
+  const uint32_t victim = r.data_block(12, 0);
+  uint32_t& gc_open = r.blocks.open_block(0, WriteStream::Gc);
+  gc_open = r.blocks.take_free_block(0);
+  r.blocks.info(gc_open).next_page = 2;  // 8 sectors of room left
+  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  HostPacing p(r.blocks, 4);
+  CHECK_FALSE(p.may_open_block(0));  // no victim: the last free block is GC's next victim's
+  p.victim_taken(0, victim, false);   // above the foreground threshold: not paced
+  CHECK(p.may_place(0));
+  CHECK_FALSE(p.may_open_block(0));  // GC needs 12 + a unit of padding: 8 of room is short
+  for (uint32_t s = 0; s < 9; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  CHECK(p.may_open_block(0));  // 3 left + 4: its open block's 8 cover them
+  CHECK(p.may_share_gc_block(0));  // the free block and 8 of room, less 7: more than a unit beyond
+  r.blocks.take_free_block(0);
+  CHECK_FALSE(p.may_share_gc_block(0));  // 8 - 7: not a unit beyond GC's need
+  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 1));
+  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 2));
+  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 3));
+  CHECK(p.may_share_gc_block(0));  // 8 - 4 = 4: a unit
+  p.stop(0);
+  CHECK_FALSE(p.may_share_gc_block(0));  // no victim: GC keeps a block's worth
 }
 
 // ---------------------------------------------------------------- the collector's parts alone
@@ -610,33 +624,34 @@ TEST_CASE("Wear migration: a worn block just erased takes a young block's cold d
   CHECK(fw_count(wear, "ftl.wear.erase_count_max") == 100);
 }
 
-TEST_CASE("GC host gate: refusals counted, a die whose credit turned positive retries once",
+TEST_CASE("GC host gate: refusals counted, a die that refused retries once its GC progressed, off: a whole block",
           "[firmware][gc][gc-parts]") {
   struct Heard : GcEraseListener {
     std::vector<uint32_t> earned;
     void space_returned(uint32_t) override {}
     void pace_earned(uint32_t die) override { earned.push_back(die); }
   } heard;
-  GcHostGate gate(2, 64, heard);
+  Rig r("greedy");
+  const uint32_t victim = r.data_block(12, 0);
+  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  GcHostGate gate(r.blocks, true, 4, heard);
   CHECK(gate.host_may_place(0));  // not paced
-  gate.pacing().victim_taken(0, 4, 4, true);  // 4 valid, 4 reclaimable: 1 host sector per sector moved
+  gate.pacing().victim_taken(0, victim, true);  // room 16, GC needs 16: nothing beyond
   CHECK_FALSE(gate.host_may_place(0));
   CHECK(gate.pacing().refusals() == 1);
   gate.retry(0);
-  CHECK(heard.earned.empty());  // nothing earned yet
-  gate.sector_moved(0);
-  CHECK(gate.host_may_place(0));
   gate.retry(0);
+  CHECK(heard.earned == std::vector<uint32_t>{0});  // once per refusal
+  for (uint32_t s = 0; s < 6; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  CHECK(gate.host_may_place(0));  // GC needs 16 * 6 / 12 = 8
   gate.retry(0);
-  CHECK(heard.earned == std::vector<uint32_t>{0});
-  gate.host_placed(0, 2);
-  CHECK(gate.pacing().credit(0) == -1);
-  gate.pacing().victim_taken(1, 4, 4, true);
-  gate.gc_spilled(0, 1, 2);  // die 0's moved data on die 1: die 1 pays, die 0 is refunded
-  CHECK(gate.pacing().credit(0) == 1);
-  CHECK(gate.pacing().credit(1) == -2);
-  gate.retry(0);
-  CHECK(heard.earned == std::vector<uint32_t>{0, 0});
+  CHECK(heard.earned.size() == 1);  // nothing refused since
+  CHECK_FALSE(gate.may_open_block(0, false));  // GC's 6 and a unit need the free block
+  GcHostGate off(r.blocks, false, 4, heard);
+  off.pacing().victim_taken(0, victim, true);
+  CHECK(off.host_may_place(0));
+  CHECK_FALSE(off.may_open_block(0, false));  // the last free block is GC's
+  CHECK_FALSE(off.may_share_gc_block(0));
 }
 
 TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per die, the collector told",
@@ -651,7 +666,7 @@ TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per
     void units_freed() override { mover->units_freed(); }
     void victim_may_be_empty(uint32_t) override {}
   } told;
-  GcHostGate gate(1, 64, r.erased);
+  GcHostGate gate(r.blocks, false, 4, r.erased);
   VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
   told.mover = &mover;
   r.units.gc = &told;

@@ -7,6 +7,7 @@
 #include "command/buffer_layout.h"
 #include "part_fixture.h"
 #include "flash/page_run.h"
+#include "gc/gc_host_gate.h"
 #include "write/gc_units.h"
 #include "write/page_fill.h"
 #include "write/unit_placement.h"
@@ -154,6 +155,44 @@ TEST_CASE("Placement: host data leaves each die its last free block for GC, whic
   REQUIRE(r.placement.place(g));
   CHECK(g.die == 0);
   CHECK(r.blocks.free_blocks(0) == 0);
+}
+
+// Issue 14 item 2: with GC pacing, host data may open a die's last free block, or take a
+// unit of GC's open block, while GC can still move the rest of its victim without them.
+TEST_CASE("Placement: with GC pacing host units take the room GC's victim does not need", "[firmware][write]") {
+  Rig r;
+  struct Quiet : GcEraseListener {
+    void space_returned(uint32_t) override {}
+  } quiet;
+  r.params.gc_host_pacing = true;
+  GcHostGate gate(r.blocks, true, 4, quiet);
+  r.placement.set_host_gate(&gate);
+  while (r.blocks.free_blocks(1) > 0) r.blocks.take_free_block(1);  // die 1 is out of space
+  const uint32_t victim = r.data_block(0, 0);
+  uint32_t& gc_open = r.blocks.open_block(0, WriteStream::Gc);
+  gc_open = r.blocks.take_free_block(0);
+  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  gate.pacing().victim_taken(0, victim, false);  // 16 valid and a unit of padding: GC needs 20
+  // 16 free and 16 in GC's block: three of GC's units go to the host, the fourth would leave GC short.
+  for (int k = 0; k < 3; ++k) {
+    UnitPlace shared;
+    REQUIRE(r.placement.place(shared));
+    CHECK(shared.die == 0);
+    CHECK(shared.block == gc_open);
+    CHECK(shared.open_stream == WriteStream::Gc);
+  }
+  UnitPlace u;
+  CHECK_FALSE(r.placement.place(u));
+  for (uint32_t s = 0; s < 16; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  REQUIRE(r.placement.place(u));  // GC needs a unit of padding, in its block: the host opens the last free block
+  CHECK(u.die == 0);
+  CHECK(u.block != gc_open);
+  CHECK(u.open_stream == WriteStream::Host);
+  CHECK(r.blocks.free_blocks(0) == 0);
+  r.blocks.info(u.block).next_page = 4;  // the host's block filled
+  r.blocks.open_block(0, WriteStream::Host) = BlockManager::kNoBlock;
+  UnitPlace more;
+  CHECK_FALSE(r.placement.place(more));  // GC's last 4 are its padding's
 }
 
 TEST_CASE("Placement: static mapping keeps a unit in its logical pages' pool", "[firmware][write]") {
