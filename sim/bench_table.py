@@ -9,8 +9,9 @@ Jobs: `bench` (500K 4 KiB random reads, QD32, 8 GiB on ufs31), `bench --write` (
 4 KiB random writes with GC), the `make run` HPB-on run with crypto.model=cpp and with rtl
 (100K warm-up + 200K measured reads), and the cod phone trace (install + exec phases,
 scoreboard on; needs --traces, the MobileBlockIOTraces folder). Per job and build: simulated
-I/Os per wall second (the median of --runs runs; wall time is noisy on a shared machine, so the
-load average is printed beside it), peak memory, and with --callgrind the instructions per I/O:
+I/Os per wall second (the median of --runs runs, taken in turn: round after round every job with
+every build; wall time is noisy on a shared machine, so the load average is printed beside it,
+and the CPU time's median on stderr), peak memory, and with --callgrind the instructions per I/O:
 the difference of two callgrind runs of the same job at two sizes, divided by the I/Os added
 (so elaboration and the functional fill drop out; repeatable where wall time is not).
 --mqsim runs ../shared/peers/mqsim/bench.sh with each build and reports MQSim's wall time over
@@ -63,14 +64,14 @@ def jobs(traces):
 
 
 def timed(binary, args, out_dir):
-    """(wall seconds, peak RSS MiB) of one run."""
+    """(wall seconds, peak RSS MiB, CPU seconds user + system) of one run."""
     tfile = os.path.join(out_dir, "time.txt")
-    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tfile, binary] + args
+    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", tfile, binary] + args
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         sys.exit(f"bench_table: {' '.join(cmd)} failed: {r.stderr.strip().splitlines()[-1:]}")
-    wall, rss_kib = open(tfile).read().split()[-2:]
-    return float(wall), float(rss_kib) / 1024.0
+    wall, rss_kib, user, system = open(tfile).read().split()[-4:]
+    return float(wall), float(rss_kib) / 1024.0, float(user) + float(system)
 
 
 def callgrind_instructions(binary, args, out_dir):
@@ -105,21 +106,28 @@ def main():
         builds.append((name, os.path.abspath(path)))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for job, spec in jobs(a.traces).items():
-            if a.only and not re.search(a.only, job):
-                continue
+        selected = [(job, spec) for job, spec in jobs(a.traces).items()
+                    if not a.only or re.search(a.only, job)]
+        # The wall-time runs in turn: round after round, every selected job with every build,
+        # so that a change in the machine's load falls on all of them alike.
+        timing = {}
+        for _ in range(a.runs):
+            for job, spec in selected:
+                for name, path in builds:
+                    t = timing.setdefault((job, name), dict(walls=[], cpus=[], rss=0.0, loads=[]))
+                    t["loads"].append(load())
+                    w, m, c = timed(path, spec[0](spec[2]), tmp)
+                    t["walls"].append(w)
+                    t["cpus"].append(c)
+                    t["rss"] = max(t["rss"], m)
+        for job, spec in selected:
             make_args, ios_of, full = spec[0], spec[1], spec[2]
             cg_sizes = spec[3]
             ios = spec[4] if len(spec) > 4 else ios_of(full)
             for name, path in builds:
-                walls, rss = [], 0.0
-                loads = []
-                for _ in range(a.runs):
-                    loads.append(load())
-                    w, m = timed(path, make_args(full), tmp)
-                    walls.append(w)
-                    rss = max(rss, m)
-                wall = statistics.median(walls)
+                t = timing[(job, name)]
+                wall, rss, loads = statistics.median(t["walls"]), t["rss"], t["loads"]
+                cpu = statistics.median(t["cpus"])
                 ipio = None
                 if a.callgrind:
                     s1, s2 = cg_sizes
@@ -127,9 +135,12 @@ def main():
                     i2 = callgrind_instructions(path, make_args(s2), tmp)
                     ipio = (i2 - i1) / (ios_of(s2) - ios_of(s1))
                 rows.append(dict(job=job, build=name, ios=ios, wall=wall, rate=ios / wall, rss=rss,
-                                 ipio=ipio, load=max(loads)))
+                                 ipio=ipio, load=max(loads), cpu=cpu, walls=t["walls"], cpus=t["cpus"]))
                 print(f"# {job} [{name}]: {ios} I/Os in {wall:.2f} s (load {max(loads):.1f}), "
-                      f"{rss:.0f} MiB" + (f", {ipio:,.0f} instructions per I/O" if ipio else ""),
+                      f"{rss:.0f} MiB, CPU {cpu:.2f} s (median of {len(t['cpus'])}; walls "
+                      + " ".join(f"{w:.2f}" for w in t["walls"]) + ", CPU "
+                      + " ".join(f"{c:.2f}" for c in t["cpus"]) + ")"
+                      + (f", {ipio:,.0f} instructions per I/O" if ipio else ""),
                       file=sys.stderr, flush=True)
         mq = {}
         if a.mqsim:
