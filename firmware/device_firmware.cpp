@@ -18,17 +18,17 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
       protection_(table_, flash_, *this),
-      map_store_(hal, params_, geometry, logical_blocks_, blocks_, flash_),
+      map_store_(hal, params_, geometry, logical_blocks_, blocks_.layout(), flash_),
       placement_(hal, params_, geometry, blocks_, alloc_, gc_),
       cache_(hal, params_, geometry, read_slots_, blocks_, map_, map_store_, flash_, placement_, gc_, gc_),
       gc_units_(cache_, map_, map_store_, blocks_),
-      fill_(hal, params_, blocks_, map_, flash_, cache_),
+      fill_(hal, params_, blocks_.layout(), map_, flash_, cache_),
       preconditioner_(params_, geometry, logical_blocks_, blocks_, map_, map_store_, flash_, placement_, cache_, alloc_,
                       shares_.get()),
       writes_(hal, params_, geometry, logical_blocks_, table_, latency_, map_, map_store_, alloc_, shares_.get(), blocks_,
               cache_, fill_, protection_),
       map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, placement_, cache_, gc_),
-      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_, flash_, map_store_),
+      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_.layout(), flash_, map_store_),
       scsi_(table_, reads_, writes_, protection_, params.max_transfer_blocks, logical_blocks_),
       gc_(hal, params_, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
       wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
@@ -108,8 +108,8 @@ std::string DeviceFirmware::debug_state() const {
          ", writes " + std::to_string(writes_.waiting()) + ", units for a die " +
          std::to_string(cache_.waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.mover().waiting_for_units()) + "\n";
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
-    out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.free_blocks(d));
-    if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.free_blocks(d, true)) + ")";
+    out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.pools().free_blocks(d));
+    if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.pools().free_blocks(d, true)) + ")";
     uint32_t closed = 0, fewest = ~0u, fewest_large = ~0u, busy = 0, bad = 0, open = 0;
     const uint32_t per_die = geo_.planes_per_die * geo_.blocks_per_plane;
     for (uint32_t b = d * per_die; b < (d + 1) * per_die; ++b) {

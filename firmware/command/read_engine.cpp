@@ -6,9 +6,9 @@
 namespace ufs {
 
 ReadEngine::ReadEngine(Hal& hal, const FirmwareParams& params, uint32_t read_slots, CommandTable& table,
-                       LatencySplit& latency, const L2pMap& map, const BlockManager& blocks, FlashPort& flash,
+                       LatencySplit& latency, const L2pMap& map, const BlockLayout& layout, FlashPort& flash,
                        MapLookups& lookups)
-    : hal_(hal), params_(params), table_(table), latency_(latency), map_(map), blocks_(blocks), flash_(flash),
+    : hal_(hal), params_(params), table_(table), latency_(latency), map_(map), layout_(layout), flash_(flash),
       client_(flash.attach(*this)), lookups_(lookups), read_slots_(read_slots), area_(read_slots),
       segments_(read_slots), commands_(CommandTable::kTags) {
   free_segments_.reserve(segments_.size());
@@ -98,7 +98,7 @@ void ReadEngine::look_up(uint32_t seg) {
       hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
       continue;
     }
-    run.add(blocks_, e, dst, submit);
+    run.add(layout_, e, dst, submit);
   }
   run.close(submit);
   stats_.flash_reads += g.pending_reads;

@@ -12,7 +12,7 @@
 #include "command/command_table.h"
 #include "firmware_params.h"
 #include "flash/flash_port.h"
-#include "ftl/block_manager.h"
+#include "ftl/block_layout.h"
 #include "ftl/l2p_map.h"
 #include "ftl/latency_split.h"
 #include "ftl/slot_allocator.h"
@@ -62,7 +62,7 @@ struct ReadStats {
 class ReadEngine : public FlashClient, public MapWaiter, public BufferWaiters {
  public:
   ReadEngine(Hal& hal, const FirmwareParams& params, uint32_t read_slots, CommandTable& table, LatencySplit& latency,
-             const L2pMap& map, const BlockManager& blocks, FlashPort& flash, MapLookups& lookups);
+             const L2pMap& map, const BlockLayout& layout, FlashPort& flash, MapLookups& lookups);
   // HPB on: reads may come with verified entries.
   void set_verified_entries(VerifiedEntries* entries) { entries_ = entries; }
   // Retried after this engine's own waiters whenever a segment's slots come free.
@@ -115,7 +115,7 @@ class ReadEngine : public FlashClient, public MapWaiter, public BufferWaiters {
   CommandTable& table_;
   LatencySplit& latency_;
   const L2pMap& map_;
-  const BlockManager& blocks_;
+  const BlockLayout& layout_;
   FlashPort& flash_;
   uint32_t client_;
   MapLookups& lookups_;

@@ -20,7 +20,7 @@ FlashOp& FlashPort::start(FlashOpcode opcode, uint32_t client, uint64_t index, c
 void FlashPort::submit() {
   hal_.charge_cycles(cycles_submit_);
   ++in_flight_;
-  op_.slc = per_block_slc_ && blocks_.info(blocks_.block_id(op_.address)).slc;
+  op_.slc = per_block_slc_ && blocks_.info(blocks_.layout().block_id(op_.address)).slc;
   hal_.submit_flash(op_);
 }
 

@@ -3,7 +3,7 @@
 // it closes.
 #pragma once
 #include <cstdint>
-#include "ftl/block_manager.h"
+#include "ftl/block_layout.h"
 #include "hal/flash_types.h"
 
 namespace ufs {
@@ -18,15 +18,15 @@ struct PageRun {
   // Sector `ppa` into the buffer at `dst`: it extends the open run (the next sector of the
   // page, into the next slot), or the open run is submitted (submit(run)) and a new one opens.
   template <class Submit>
-  void add(const BlockManager& blocks, uint32_t ppa, uint64_t dst, Submit&& submit) {
-    if (count && ppa == last_ppa + 1 && blocks.sector_of(ppa) != 0 && buffer + uint64_t(count) * kSectorBytes == dst) {
+  void add(const BlockLayout& layout, uint32_t ppa, uint64_t dst, Submit&& submit) {
+    if (count && ppa == last_ppa + 1 && layout.sector_of(ppa) != 0 && buffer + uint64_t(count) * kSectorBytes == dst) {
       ++count;
       last_ppa = ppa;
       return;
     }
     if (count) submit(*this);
-    at = blocks.address_of(blocks.block_of(ppa), blocks.page_of(ppa));
-    first_sector = blocks.sector_of(ppa);
+    at = layout.address_of(layout.block_of(ppa), layout.page_of(ppa));
+    first_sector = layout.sector_of(ppa);
     count = 1;
     buffer = dst;
     last_ppa = ppa;

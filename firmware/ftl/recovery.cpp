@@ -4,11 +4,11 @@ namespace ufs {
 
 RecoveryScan::RecoveryScan(const BlockManager& blocks, uint64_t logical_blocks, uint32_t map_pages)
     : bm_(blocks),
-      blocks_per_die_(blocks.geometry().planes_per_die * blocks.geometry().blocks_per_plane),
-      cursor_block_(blocks.geometry().dies()),
-      cursor_page_(blocks.geometry().dies(), 0),
-      dies_left_(blocks.geometry().dies()),
-      found_(blocks.block_count()),
+      blocks_per_die_(blocks.layout().geometry().planes_per_die * blocks.layout().geometry().blocks_per_plane),
+      cursor_block_(blocks.layout().geometry().dies()),
+      cursor_page_(blocks.layout().geometry().dies(), 0),
+      dies_left_(blocks.layout().geometry().dies()),
+      found_(blocks.layout().block_count()),
       lba_seq_(logical_blocks, 0),
       lba_ppa_(logical_blocks, ~0u),
       map_seq_(map_pages, 0),
@@ -24,7 +24,7 @@ void RecoveryScan::next(uint32_t die, uint32_t& block, uint32_t& page) const {
 
 void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oob) {
   const uint32_t block = cursor_block_[die], page = cursor_page_[die];
-  const uint32_t spp = bm_.spp_of(block);  // hybrid page size: the block's own page
+  const uint32_t spp = bm_.layout().spp_of(block);  // hybrid page size: the block's own page
   BlockFound& f = found_[block];
   ++pages_read_;
   bool block_ends = false;
@@ -47,7 +47,7 @@ void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oo
         if (seq > max_sequence_) max_sequence_ = seq;
         if (seq >= lba_seq_[lba]) {  // ties are the same data (a GC copy): either will do
           lba_seq_[lba] = seq;
-          lba_ppa_[lba] = bm_.ppa(block, page, s);
+          lba_ppa_[lba] = bm_.layout().ppa(block, page, s);
         }
       }
     } else if (oob.kind == PageKind::MapData) {
@@ -55,7 +55,7 @@ void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oo
       const uint32_t mp = oob.lba[0];
       if (mp < map_seq_.size() && oob.sequence >= map_seq_[mp]) {
         map_seq_[mp] = oob.sequence;
-        map_ppa_[mp] = bm_.ppa(block, page, 0);
+        map_ppa_[mp] = bm_.layout().ppa(block, page, 0);
       }
     }
   }

@@ -10,7 +10,7 @@ WearLeveller::WearLeveller(const std::string& policy, uint32_t block_lifetime, d
       age_variance_(age_variance) {}
 
 double WearLeveller::mean_remaining(const BlockManager& bm) const {
-  const uint32_t usable = bm.block_count() - bm.bad_blocks();
+  const uint32_t usable = bm.layout().block_count() - bm.bad_blocks();
   const double mean_erases = usable ? double(bm.total_erases()) / usable : 0.0;
   return double(lifetime_) - mean_erases;
 }
@@ -29,9 +29,9 @@ bool WearLeveller::wants_cold_data(const BlockManager& bm, uint32_t block) const
 }
 
 uint32_t WearLeveller::pick_cold_block(const BlockManager& bm, uint32_t worn) const {
-  const FlashGeometry& g = bm.geometry();
+  const FlashGeometry& g = bm.layout().geometry();
   const uint32_t per_die = g.planes_per_die * g.blocks_per_plane;
-  const uint32_t first = bm.die_of_block(worn) * per_die;
+  const uint32_t first = bm.layout().die_of_block(worn) * per_die;
   // Cold data: a block with more life left than the mean (rarely cleaned), written the
   // longest time ago (the content's temperature: its last write).
   const double mean = mean_remaining(bm);

@@ -16,9 +16,9 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       shares_(shares),
       wear_(hal, params, blocks),
       selector_(hal, params, blocks, shares, wear_),
-      gate_(blocks, params.gc_host_pacing && !blocks.hybrid(), params.write_unit_sectors(blocks.geometry()), erased),
+      gate_(blocks, params.gc_host_pacing && !blocks.layout().hybrid(), params.write_unit_sectors(blocks.layout().geometry()), erased),
       mover_(hal, params, blocks, flash, units, gate_, *this),
-      gc_(blocks.geometry().dies()) {}
+      gc_(blocks.layout().geometry().dies()) {}
 
 void GarbageCollector::set_helpers(IdleWriteBack* write_back, FlushPacer* pacer, VictimDoneListener* done) {
   write_back_ = write_back;
@@ -31,13 +31,13 @@ void GarbageCollector::free_space_changed(uint32_t die) {
   if (stopped_) return;
   // Hybrid page size: each pool (small-, large-page blocks) keeps its own free blocks; a
   // die cleans one victim at a time, of the small pool first.
-  if (!check_pool(die, false) && blocks_.hybrid()) check_pool(die, true);
+  if (!check_pool(die, false) && blocks_.layout().hybrid()) check_pool(die, true);
   if (!gc_[die].active) gate_.pacing().stop(die);  // no foreground GC: host units go freely
 }
 
 bool GarbageCollector::check_pool(uint32_t die, bool large) {
   DieState& g = gc_[die];
-  const uint32_t free = blocks_.free_blocks(die, large);
+  const uint32_t free = blocks_.pools().free_blocks(die, large);
   const uint32_t target = selector_.target(die, large, free);
   if (g.active && mover_.move(die).flush && free < target) mover_.fill(die);  // a paused flush finishes first
   if (held_ || g.active || free >= target) return false;
@@ -107,14 +107,14 @@ void GarbageCollector::moves_may_be_done(uint32_t die) {
   const uint32_t victim = mover_.move(die).victim;
   if (blocks_.info(victim).valid != 0) return;
   g.erasing = true;
-  flash_.erase(client_, victim, blocks_.address_of(victim, 0));
+  flash_.erase(client_, victim, blocks_.layout().address_of(victim, 0));
 }
 
 // The victim's erase completed (the collector's only flash operation; the index is the block).
 void GarbageCollector::on_flash_done(uint64_t index, const FlashCompletion& c) {
   const uint32_t block = uint32_t(index);
   const FlashStatus status = c.status;
-  const uint32_t die = blocks_.die_of_block(block);
+  const uint32_t die = blocks_.layout().die_of_block(block);
   BlockInfo& b = blocks_.info(block);
   if (status != FlashStatus::Ok || b.retire_after_gc) {
     if (status != FlashStatus::Ok) flash_.count_erase_failure();

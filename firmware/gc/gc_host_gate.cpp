@@ -10,7 +10,7 @@ bool GcHostGate::host_may_place(uint32_t die) {
 }
 
 bool GcHostGate::may_open_block(uint32_t die, bool large) {
-  const bool may = on_ ? pacing_.may_open_block(die) : blocks_.free_blocks(die, large) > 1;
+  const bool may = on_ ? pacing_.may_open_block(die) : blocks_.pools().free_blocks(die, large) > 1;
   if (!may && on_) retry_[die] = 1;
   return may;
 }

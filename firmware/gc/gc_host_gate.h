@@ -17,7 +17,7 @@ class GcHostGate final : public HostWriteGate {
  public:
   // on: pacing in force; unit_sectors: a host unit; listener: told when a die may take units again.
   GcHostGate(const BlockManager& blocks, bool on, uint32_t unit_sectors, GcEraseListener& listener)
-      : blocks_(blocks), on_(on), pacing_(blocks, unit_sectors), retry_(blocks.geometry().dies(), 0), listener_(listener) {}
+      : blocks_(blocks), on_(on), pacing_(blocks, unit_sectors), retry_(blocks.layout().geometry().dies(), 0), listener_(listener) {}
 
   // HostWriteGate (the placement asks)
   bool host_may_place(uint32_t die) override;

@@ -19,9 +19,9 @@ VictimMover::VictimMover(Hal& hal, const FirmwareParams& params, BlockManager& b
       gate_(gate),
       listener_(listener),
       copy_back_(blocks),
-      dies_(blocks.geometry().dies()),
-      sealed_(blocks.geometry().dies(), 0),
-      unit_limit_(params.gc_units_per_die ? params.gc_units_per_die : blocks.geometry().planes_per_die) {}
+      dies_(blocks.layout().geometry().dies()),
+      sealed_(blocks.layout().geometry().dies(), 0),
+      unit_limit_(params.gc_units_per_die ? params.gc_units_per_die : blocks.layout().geometry().planes_per_die) {}
 
 void VictimMover::start(uint32_t die, const Move& m) {
   DieMove d;
@@ -46,9 +46,9 @@ void VictimMover::fill(uint32_t die) {
   // Hybrid page size: a victim's valid data goes back into its own pool (GC units of the
   // victim's page size), so each pool's share of the data stays where the splitter put it,
   // unless the pool holds more than its share (the selector): then into the other pool.
-  const uint32_t spb = blocks_.hybrid() ? blocks_.sectors_in_block(g.victim) : blocks_.sectors_per_block();
-  const uint32_t base = g.victim * blocks_.sectors_per_block();
-  const uint32_t page_spp = blocks_.spp_of(g.victim);
+  const uint32_t spb = blocks_.layout().hybrid() ? blocks_.sectors_in_block(g.victim) : blocks_.layout().sectors_per_block();
+  const uint32_t base = g.victim * blocks_.layout().sectors_per_block();
+  const uint32_t page_spp = blocks_.layout().spp_of(g.victim);
   while (g.cursor < spb) {
     if (params_.gc_copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
       while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
@@ -93,7 +93,7 @@ void VictimMover::fill(uint32_t die) {
     if (g.flush) pacer_->sectors_staged(n);
     ++g.reads_in_flight;
     ++stats_.buffered_reads;
-    flash_.read(client_, op_index(kRead, r), blocks_.address_of(g.victim, start / page_spp), start % page_spp, n,
+    flash_.read(client_, op_index(kRead, r), blocks_.layout().address_of(g.victim, start / page_spp), start % page_spp, n,
                 buffer);
     if (n == room) close_unit(die);
   }
@@ -150,7 +150,7 @@ void VictimMover::unit_programmed(uint32_t die) {
 // plane has no block to take it.
 bool VictimMover::copy_back_page(uint32_t die) {
   DieMove& g = dies_[die];
-  const uint32_t spp = blocks_.geometry().sectors_per_page();
+  const uint32_t spp = blocks_.layout().geometry().sectors_per_page();
   const uint32_t page = g.cursor / spp;
   uint32_t index;
   if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), index)) return false;
@@ -158,8 +158,8 @@ bool VictimMover::copy_back_page(uint32_t die) {
   ++g.reads_in_flight;
   ++stats_.copy_backs;
   const GcCopyBack::Move& m = copy_back_.move(index);
-  flash_.copy_back(client_, op_index(kCopyBack, index), blocks_.address_of(g.victim, page),
-                   blocks_.address_of(m.dst_block, m.dst_page));
+  flash_.copy_back(client_, op_index(kCopyBack, index), blocks_.layout().address_of(g.victim, page),
+                   blocks_.layout().address_of(m.dst_block, m.dst_page));
   return true;
 }
 
@@ -180,8 +180,8 @@ void VictimMover::copy_back_done(uint32_t index, const FlashCompletion& c) {
     fill(m.die);
     return;
   }
-  const uint32_t spp = blocks_.geometry().sectors_per_page();
-  const uint32_t from = blocks_.ppa(m.victim, m.src_page, 0), to = blocks_.ppa(m.dst_block, m.dst_page, 0);
+  const uint32_t spp = blocks_.layout().geometry().sectors_per_page();
+  const uint32_t from = blocks_.layout().ppa(m.victim, m.src_page, 0), to = blocks_.layout().ppa(m.dst_block, m.dst_page, 0);
   hal_.l2p_sram_access(4 * spp, true);
   for (uint32_t s = 0; s < spp; ++s) {
     if (c.oob.lba[s] == kNoOobLba) continue;

@@ -37,14 +37,14 @@ class VictimPolicy {
 // at most max_valid valid sectors, of the asked pool) in block order, with its valid fraction.
 template <class F>
 void for_each_victim_candidate(const BlockManager& bm, const VictimQuery& q, F&& f) {
-  const FlashGeometry& g = bm.geometry();
+  const FlashGeometry& g = bm.layout().geometry();
   const uint32_t per_die = g.planes_per_die * g.blocks_per_plane;
   const uint32_t first = q.die * per_die;
   for (uint32_t block = first; block < first + per_die; ++block) {
     const BlockInfo& b = bm.info(block);
     if (b.state != BlockState::Closed || b.slc || b.programs_in_flight || b.valid > q.max_valid) continue;
-    if (bm.hybrid() && b.large != q.large) continue;
-    const double u = double(b.valid) / (bm.hybrid() ? bm.sectors_in_block(block) : bm.sectors_per_block());
+    if (bm.layout().hybrid() && b.large != q.large) continue;
+    const double u = double(b.valid) / (bm.layout().hybrid() ? bm.sectors_in_block(block) : bm.layout().sectors_per_block());
     f(block, b, u);
   }
 }

@@ -10,9 +10,9 @@ VictimSelector::VictimSelector(Hal& hal, const FirmwareParams& params, const Blo
       blocks_(blocks),
       shares_(shares),
       policy_(make_victim_policy(params.gc_victim,
-                                 VictimPolicyContext{params, blocks.geometry(), [&hal] { return hal.random64(); }})),
-      burst_(blocks.geometry().dies() * 2, 0) {
-  if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, blocks.geometry(), {}});  // validated before
+                                 VictimPolicyContext{params, blocks.layout().geometry(), [&hal] { return hal.random64(); }})),
+      burst_(blocks.layout().geometry().dies() * 2, 0) {
+  if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, blocks.layout().geometry(), {}});  // validated before
   if (wear.rate_limits()) allow_ = [&wear](uint32_t block) { return wear.may_clean(block); };
 }
 
@@ -30,15 +30,15 @@ uint32_t VictimSelector::target(uint32_t die, bool large, uint32_t free) {
 // moves its victims' data into the other pool while that one has room (never both ways: data
 // would bounce): any victim then gives this pool a whole block back.
 uint32_t VictimSelector::pick(uint32_t die, bool large, bool& to_other) {
-  const FlashGeometry& geo = blocks_.geometry();
-  const bool hybrid = blocks_.hybrid();
+  const FlashGeometry& geo = blocks_.layout().geometry();
+  const bool hybrid = blocks_.layout().hybrid();
   const uint32_t page_sectors = large ? geo.large_sectors_per_page() : geo.sectors_per_page();
   to_other = hybrid && shares_->gc_to_other(large, blocks_);
   VictimQuery q;
   q.die = die;
   q.large = large;
   q.now_ps = hal_.now_ps();
-  q.max_valid = !hybrid ? blocks_.sectors_per_block() - params_.write_unit_sectors(geo)
+  q.max_valid = !hybrid ? blocks_.layout().sectors_per_block() - params_.write_unit_sectors(geo)
                         : geo.pages_per_block * page_sectors - (to_other ? 0 : page_sectors);
   q.allow = allow_ ? &allow_ : nullptr;
   uint32_t victim = policy_->pick(blocks_, q);

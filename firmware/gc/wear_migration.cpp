@@ -19,7 +19,7 @@ uint32_t WearMigration::erased(uint32_t die, uint32_t block) {
   const BlockInfo& b = blocks_.info(block);
   expired_ += wear_.expired(b.erase_count + 1) && !wear_.expired(b.erase_count);
   uint32_t cold = BlockManager::kNoBlock;
-  uint32_t& cold_open = blocks_.open_block(die, WriteStream::Cold);
+  uint32_t& cold_open = blocks_.write_points().open_block(die, WriteStream::Cold);
   if (!b.slc && wear_.wants_cold_data(blocks_, block) &&  // SLC blocks go back to the buffer
       (cold_open == BlockManager::kNoBlock || blocks_.info(cold_open).programs_in_flight == 0))
     cold = wear_.pick_cold_block(blocks_, block);
@@ -35,7 +35,7 @@ uint32_t WearMigration::erased(uint32_t die, uint32_t block) {
 void WearMigration::visit_stats(StatsVisitor& v) const {
   double sum = 0, sum2 = 0;
   uint32_t n = 0, lo = ~0u, hi = 0;
-  for (uint32_t b = 0; b < blocks_.block_count(); ++b) {
+  for (uint32_t b = 0; b < blocks_.layout().block_count(); ++b) {
     if (blocks_.info(b).state == BlockState::Bad) continue;
     const uint32_t e = blocks_.info(b).erase_count;
     sum += e; sum2 += double(e) * e; ++n;

@@ -38,6 +38,7 @@ class WriteBoosterFlush : public FlushPacer, public IdleTask, public VictimDoneL
   void slc_block_erased(uint32_t block) override;
 
  private:
+  uint32_t next_victim(uint32_t die) const;
   const FirmwareParams& params_;
   uint32_t dies_, planes_per_die_;
   BlockManager& blocks_;

@@ -5,8 +5,8 @@
 namespace ufs {
 
 MapStore::MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
-                   const BlockManager& blocks, FlashPort& flash)
-    : hal_(hal), params_(params), blocks_(blocks), flash_(flash), client_(flash.attach(*this)),
+                   const BlockLayout& layout, FlashPort& flash)
+    : hal_(hal), params_(params), layout_(layout), flash_(flash), client_(flash.attach(*this)),
       spp_(geometry.sectors_per_page()), entries_per_page_(geometry.page_bytes / 4) {
   if (!params.map_cache) return;
   const uint32_t pages = uint32_t((logical_blocks + entries_per_page_ - 1) / entries_per_page_);
@@ -66,7 +66,7 @@ void MapStore::install(uint32_t page, bool loaded) {
 }
 
 void MapStore::load(uint32_t page) {
-  flash_.read(client_, page, blocks_.address_of(blocks_.block_of(dir_[page]), blocks_.page_of(dir_[page])), 0, spp_,
+  flash_.read(client_, page, layout_.address_of(layout_.block_of(dir_[page]), layout_.page_of(dir_[page])), 0, spp_,
               kL2pSramBase, uint8_t(params_.map_read_priority));
   ++stats_.loads;
 }

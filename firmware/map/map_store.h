@@ -12,7 +12,7 @@
 #include "command/read_engine.h"
 #include "firmware_params.h"
 #include "flash/flash_port.h"
-#include "ftl/block_manager.h"
+#include "ftl/block_layout.h"
 #include "ftl/map_cache.h"
 #include "hal/hal.h"
 #include "stats_visitor.h"
@@ -51,7 +51,7 @@ struct MapStoreStats {
 class MapStore : public FlashClient, public MapLookups {
  public:
   MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
-           const BlockManager& blocks, FlashPort& flash);
+           const BlockLayout& layout, FlashPort& flash);
   void set_dirty_sink(DirtyPageSink& sink) { sink_ = &sink; }
   void set_miss_listener(MapMissListener* l) { miss_listener_ = l; }
   void set_load_listener(MapLoadListener* l) { load_listener_ = l; }
@@ -88,7 +88,7 @@ class MapStore : public FlashClient, public MapLookups {
   void on_flash_done(uint64_t page, const FlashCompletion& c) override;  // a load is in
   Hal& hal_;
   const FirmwareParams& params_;
-  const BlockManager& blocks_;
+  const BlockLayout& layout_;
   FlashPort& flash_;
   uint32_t client_;
   uint32_t spp_;

@@ -78,7 +78,7 @@ void MapWriter::start(uint32_t unit) {
   for (uint32_t page : u.pages) {
     const uint32_t at = store_.location(page);
     if (store_.in_sram(page) || at == L2pMap::kUnmapped) continue;
-    flash_.read(client_, unit, blocks_.address_of(blocks_.block_of(at), blocks_.page_of(at)), 0, spp_, kL2pSramBase,
+    flash_.read(client_, unit, blocks_.layout().address_of(blocks_.layout().block_of(at), blocks_.layout().page_of(at)), 0, spp_, kL2pSramBase,
                 uint8_t(params_.map_read_priority));
     ++u.pending_reads;
     ++stats_.merge_reads;
@@ -111,7 +111,7 @@ void MapWriter::program(uint32_t unit) {
     for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * page_bytes_, false);
-  flash_.program(client_, unit, blocks_.address_of(mu.block, mu.page), params_.program_pages, kL2pSramBase);
+  flash_.program(client_, unit, blocks_.layout().address_of(mu.block, mu.page), params_.program_pages, kL2pSramBase);
   stats_.page_writes += mu.pages.size();
 }
 
@@ -121,8 +121,8 @@ void MapWriter::programmed(uint32_t unit, FlashStatus status) {
   --b.programs_in_flight;
   if (status != FlashStatus::Ok) {  // grown bad block: the pages are still in SRAM, program them elsewhere
     flash_.count_program_failure();
-    const uint32_t failed_die = blocks_.die_of_block(mu.block);
-    uint32_t& open = blocks_.open_block(failed_die, WriteStream::Map);
+    const uint32_t failed_die = blocks_.layout().die_of_block(mu.block);
+    uint32_t& open = blocks_.write_points().open_block(failed_die, WriteStream::Map);
     if (open == mu.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;
     b.retire_after_gc = true;
@@ -134,7 +134,7 @@ void MapWriter::programmed(uint32_t unit, FlashStatus status) {
     const uint32_t page = mu.pages[p];
     if (mu.seq < store_.sequence(page)) continue;  // a newer copy already landed
     const uint32_t old = store_.location(page);
-    const uint32_t ppa = blocks_.ppa(mu.block, mu.page + p, 0);
+    const uint32_t ppa = blocks_.layout().ppa(mu.block, mu.page + p, 0);
     store_.set_location(page, ppa, mu.seq);
     for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
     if (old != L2pMap::kUnmapped)
@@ -148,7 +148,7 @@ void MapWriter::programmed(uint32_t unit, FlashStatus status) {
 void MapWriter::relocate_block(uint32_t die, uint32_t victim) {
   for (uint32_t page = 0; page < store_.pages(); ++page) {
     const uint32_t at = store_.location(page);
-    if (at == L2pMap::kUnmapped || blocks_.block_of(at) != victim) continue;
+    if (at == L2pMap::kUnmapped || blocks_.layout().block_of(at) != victim) continue;
     store_.written_back(page);  // the rewrite carries its updates
     queued_[page] = 0;          // and replaces a pending write-back
     relocations_[die].push_back(page);

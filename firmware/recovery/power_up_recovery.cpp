@@ -40,7 +40,7 @@ void PowerUpRecovery::issue_read(uint32_t die) {
     if (scan_->done()) finish();
     return;
   }
-  flash_.read(client_, die, blocks_.address_of(block, page), 0, 1, slot_address(die % read_slots_));
+  flash_.read(client_, die, blocks_.layout().address_of(block, page), 0, 1, slot_address(die % read_slots_));
 }
 
 void PowerUpRecovery::on_flash_done(uint64_t die, const FlashCompletion& c) {
@@ -92,10 +92,10 @@ void PowerUpRecovery::rebuild_blocks() {
   std::sort(part_written.begin(), part_written.end());  // most room first
   for (const auto& [next, b] : part_written) {
     BlockInfo& info = blocks_.info(b);
-    const uint32_t die = blocks_.die_of_block(b);
+    const uint32_t die = blocks_.layout().die_of_block(b);
     for (WriteStream stream : {WriteStream::Map, WriteStream::Gc, WriteStream::Host, WriteStream::Slc}) {
       if ((stream == WriteStream::Map) != info.holds_map || (stream == WriteStream::Slc) != info.slc) continue;
-      uint32_t& open = blocks_.open_block(die, stream, 0, info.large);
+      uint32_t& open = blocks_.write_points().open_block(die, stream, 0, info.large);
       if (open != BlockManager::kNoBlock) continue;
       open = b;
       info.state = BlockState::Open;

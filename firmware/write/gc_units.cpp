@@ -21,7 +21,7 @@ void CacheGcUnits::gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, cons
   // The OOB names each sector's LBA: that is what GC programs with the moved data.
   for (uint32_t i = 0; i < n; ++i) {
     const WriteCache::Slot s = cache_.slot(unit, pos + i);
-    const uint32_t sector = blocks_.sector_of(s.old_ppa);
+    const uint32_t sector = blocks_.layout().sector_of(s.old_ppa);
     const uint32_t lba = oob.lba[sector];
     s.lba = lba == kNoOobLba ? kNoLba : lba;
     s.data_seq = oob.data_sequence(sector);  // a copy keeps its age

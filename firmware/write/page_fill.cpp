@@ -4,9 +4,9 @@
 
 namespace ufs {
 
-PageFill::PageFill(Hal& hal, const FirmwareParams& params, const BlockManager& blocks, L2pMap& map,
+PageFill::PageFill(Hal& hal, const FirmwareParams& params, const BlockLayout& layout, L2pMap& map,
                    FlashPort& flash, WriteCache& cache)
-    : hal_(hal), params_(params), blocks_(blocks), map_(map), flash_(flash), client_(flash.attach(*this)),
+    : hal_(hal), params_(params), layout_(layout), map_(map), flash_(flash), client_(flash.attach(*this)),
       cache_(cache) {}
 
 void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
@@ -52,7 +52,7 @@ void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
     }
     ++stats_.flash_sectors;
     s.old_ppa = e;
-    run.add(blocks_, e, dst, submit);
+    run.add(layout_, e, dst, submit);
   }
   run.close(submit);
   cache_.arrived(unit, in_buffer, false);
@@ -73,7 +73,7 @@ void PageFill::on_flash_done(uint64_t index, const FlashCompletion& c) {
       continue;
     }
     hal_.charge_cycles(params_.cycles_map_update);
-    s.data_seq = c.oob.data_sequence(blocks_.sector_of(s.old_ppa));  // a copy keeps its age
+    s.data_seq = c.oob.data_sequence(layout_.sector_of(s.old_ppa));  // a copy keeps its age
     map_.set(lba, L2pMap::cached(cache_.buffer_slot(r.unit, i)));
   }
   cache_.arrived(r.unit, r.count, true);

@@ -9,7 +9,7 @@
 #include <vector>
 #include "firmware_params.h"
 #include "flash/flash_port.h"
-#include "ftl/block_manager.h"
+#include "ftl/block_layout.h"
 #include "ftl/l2p_map.h"
 #include "hal/hal.h"
 #include "stats_visitor.h"
@@ -24,7 +24,7 @@ struct PageFillStats {
 
 class PageFill final : public FlashClient {
  public:
-  PageFill(Hal& hal, const FirmwareParams& params, const BlockManager& blocks, L2pMap& map, FlashPort& flash,
+  PageFill(Hal& hal, const FirmwareParams& params, const BlockLayout& layout, L2pMap& map, FlashPort& flash,
            WriteCache& cache);
 
   // Sectors [lba, lba + n) into the unit's next n slots (staged here).
@@ -39,7 +39,7 @@ class PageFill final : public FlashClient {
 
   Hal& hal_;
   const FirmwareParams& params_;
-  const BlockManager& blocks_;
+  const BlockLayout& layout_;
   L2pMap& map_;
   FlashPort& flash_;
   uint32_t client_;

@@ -59,14 +59,14 @@ void Preconditioner::fill_hybrid(uint64_t first_lba, uint64_t end, FlashBackdoor
       const uint64_t at = lba + s;
       const uint32_t old = map_.get(at);
       if (L2pMap::is_physical(old)) obsolete_.copy_obsolete(old);
-      const uint32_t ppa = blocks_.ppa(scratch.block, scratch.page, s);
+      const uint32_t ppa = blocks_.layout().ppa(scratch.block, scratch.page, s);
       map_.set(at, ppa);
       blocks_.mark_valid(ppa);
       stamps_[s] = SectorStamp{at, 0};
       oobs_[0].lba[s] = uint32_t(at);
     }
     lba += fill;
-    backdoor.preload_pages(blocks_.address_of(scratch.block, scratch.page), 1, stamps_.data(), oobs_.data());
+    backdoor.preload_pages(blocks_.layout().address_of(scratch.block, scratch.page), 1, stamps_.data(), oobs_.data());
   }
 }
 
@@ -100,14 +100,14 @@ void Preconditioner::fill_units(uint64_t first_lba, uint64_t end, FlashBackdoor&
           if (lp >= end_lp || lba < first_lba || lba >= end) continue;
           const uint32_t old = map.get(lba);
           if (L2pMap::is_physical(old)) obsolete_.copy_obsolete(old);  // (unmapped or cached: nothing to drop)
-          const uint32_t ppa = blocks.ppa(scratch.block, scratch.page + (slot + s) / spp, (slot + s) % spp);
+          const uint32_t ppa = blocks.layout().ppa(scratch.block, scratch.page + (slot + s) / spp, (slot + s) % spp);
           map.set(lba, ppa);
           blocks.mark_valid(ppa);
           st = SectorStamp{lba, 0};
           oobs[(slot + s) / spp].lba[(slot + s) % spp] = uint32_t(lba);
         }
       }
-      backdoor.preload_pages(blocks.address_of(scratch.block, scratch.page), unit_pages, stamps, oobs);
+      backdoor.preload_pages(blocks.layout().address_of(scratch.block, scratch.page), unit_pages, stamps, oobs);
     }
   }
 }
@@ -131,12 +131,12 @@ void Preconditioner::fill_map_pages(uint64_t first_lba, uint64_t end, FlashBackd
         oob.lba[s] = page <= last_page ? page : kNoOobLba;
       }
       if (page > last_page) continue;
-      const uint32_t ppa = blocks_.ppa(where.block, where.page + p, 0);
+      const uint32_t ppa = blocks_.layout().ppa(where.block, where.page + p, 0);
       obsolete_.copy_obsolete(store_.location(page));
       store_.set_location(page, ppa, seq);
       for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
     }
-    backdoor.preload_pages(blocks_.address_of(where.block, where.page), params_.program_pages, stamps_.data(),
+    backdoor.preload_pages(blocks_.layout().address_of(where.block, where.page), params_.program_pages, stamps_.data(),
                            oobs_.data());
   }
 }

@@ -34,13 +34,13 @@ bool UnitPlacement::place(UnitPlace& u) {
     // WriteBooster: host data goes to the die's SLC buffer while it has room (plane-first:
     // an open SLC block per plane, so SLC programs pair into multi-plane ones as TLC's do).
     const bool to_slc = pooled && wb_ && wb_->writes_to_buffer() && !preconditioning_ &&
-                        (blocks_.open_block(die, WriteStream::Slc, slot) != BlockManager::kNoBlock ||
-                         blocks_.free_slc_blocks(die) > 0);
+                        (blocks_.write_points().open_block(die, WriteStream::Slc, slot) != BlockManager::kNoBlock ||
+                         blocks_.pools().free_slc_blocks(die) > 0);
     // Host data into TLC blocks on a die doing foreground GC: as its GC earns it.
     const bool gated = pooled && !to_slc && gate_;
     if (gated && !gate_->host_may_place(die)) continue;
     WriteStream point = to_slc ? WriteStream::Slc : u.stream;  // whose write point the unit takes
-    uint32_t* open = &blocks_.open_block(die, point, slot, large);
+    uint32_t* open = &blocks_.write_points().open_block(die, point, slot, large);
     if (*open == BlockManager::kNoBlock && to_slc) {
       *open = blocks_.take_free_slc_block(die, plane);
       if (*open == BlockManager::kNoBlock) *open = blocks_.take_free_slc_block(die);  // another plane's
@@ -48,8 +48,8 @@ bool UnitPlacement::place(UnitPlace& u) {
     if (*open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die's GC the blocks it needs to move its victim's
       // data (the gate's hard limit; without one: a whole free block).
-      const bool may_open = fixed ? blocks_.free_blocks(die, large) > (k == 0 ? 0u : 1u)
-                                  : gate_ ? gate_->may_open_block(die, large) : blocks_.free_blocks(die, large) > 1;
+      const bool may_open = fixed ? blocks_.pools().free_blocks(die, large) > (k == 0 ? 0u : 1u)
+                                  : gate_ ? gate_->may_open_block(die, large) : blocks_.pools().free_blocks(die, large) > 1;
       if (may_open) {
         *open = blocks_.take_free_block(die, plane, large);
         // A plane out of free blocks borrows from the die's other planes rather than wait
@@ -62,7 +62,7 @@ bool UnitPlacement::place(UnitPlace& u) {
         // GC's open block has room beyond what its victim needs: the unit takes it, rather
         // than wait for the die's next erase (space shared unit by unit, not block by block).
         point = WriteStream::Gc;
-        open = &blocks_.open_block(die, point, 0, large);
+        open = &blocks_.write_points().open_block(die, point, 0, large);
       } else {
         if (!fixed) space_.free_space_changed(die);
         continue;

@@ -131,8 +131,8 @@ void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) 
 void WriteCache::copy_obsolete(uint32_t e) {
   if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
   blocks_.mark_invalid(e);
-  const uint32_t block = blocks_.block_of(e);
-  if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.die_of_block(block));
+  const uint32_t block = blocks_.layout().block_of(e);
+  if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.layout().die_of_block(block));
 }
 
 // Units (hybrid: slots) host data leaves free: two (hybrid: two large units' slots), and
@@ -177,7 +177,7 @@ void WriteCache::try_program(uint32_t unit) {
         o.data_seq[s] = lba == kNoLba ? 0 : u.data_seq[k * prog + p * page_spp + s];
       }
     }
-    flash_.program(client_, unit, blocks_.address_of(u.block, u.page + k * params_.program_pages),
+    flash_.program(client_, unit, blocks_.layout().address_of(u.block, u.page + k * params_.program_pages),
                    params_.program_pages, slot_address(u.first_slot + k * prog));
   }
 }
@@ -191,8 +191,8 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
   if (u.program_failed) {
     // Grown bad block: the data is still in the buffer; retire the block and program elsewhere.
     flash_.count_program_failure();
-    const uint32_t failed_die = blocks_.die_of_block(u.block);
-    uint32_t& open = blocks_.open_block(failed_die, u.open_stream, u.open_slot, b.large);
+    const uint32_t failed_die = blocks_.layout().die_of_block(u.block);
+    uint32_t& open = blocks_.write_points().open_block(failed_die, u.open_stream, u.open_slot, b.large);
     if (open == u.block) open = BlockManager::kNoBlock;
     b.state = BlockState::Closed;  // its valid data (if any) is moved out by GC, then it is retired
     b.retire_after_gc = true;
@@ -203,11 +203,11 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
     return;
   }
   hal_.l2p_sram_access(4 * u.capacity, true);
-  const uint32_t page_spp = blocks_.spp_of(u.block);
+  const uint32_t page_spp = blocks_.layout().spp_of(u.block);
   for (uint32_t s = 0; s < u.capacity; ++s) {
     const uint64_t lba = u.lbas[s];
     if (lba == kNoLba) continue;
-    const uint32_t ppa = blocks_.ppa(u.block, u.page + s / page_spp, s % page_spp);
+    const uint32_t ppa = blocks_.layout().ppa(u.block, u.page + s / page_spp, s % page_spp);
     const uint32_t e = map_.get(lba);
     if (u.stream == WriteStream::Host) {
       ++stats_.host_program_sectors;

@@ -536,7 +536,7 @@ TEST_CASE("Static mapping: a logical page always lands in the pool its number na
   for (uint64_t lp = 0; lp < 8; ++lp) {
     const uint32_t e = r.fw.map().get(lp * 16 + 3);
     REQUIRE(L2pMap::is_physical(e));
-    CHECK(r.fw.blocks().die_of_block(r.fw.blocks().block_of(e)) == policy.die(policy.pool_of(lp)));
+    CHECK(r.fw.blocks().layout().die_of_block(r.fw.blocks().layout().block_of(e)) == policy.die(policy.pool_of(lp)));
   }
 }
 
@@ -550,8 +550,8 @@ TEST_CASE("Plane-first: consecutive write units alternate the planes of a die", 
   flush(r);
   const BlockManager& b = r.fw.blocks();
   auto where = [&](uint64_t lba) {
-    const uint32_t block = b.block_of(r.fw.map().get(lba));
-    return std::make_pair(b.die_of_block(block), b.plane_of_block(block));
+    const uint32_t block = b.layout().block_of(r.fw.map().get(lba));
+    return std::make_pair(b.layout().die_of_block(block), b.layout().plane_of_block(block));
   };
   CHECK(where(0) == std::make_pair(0u, 0u));
   CHECK(where(4) == std::make_pair(0u, 1u));

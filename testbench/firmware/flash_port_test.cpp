@@ -38,9 +38,9 @@ TEST_CASE("Flash port: each completion goes back to the client that issued it, w
   std::vector<PageOob>& oob = port.program_oob(3);
   REQUIRE(oob.size() == 3);
   for (uint32_t p = 0; p < 3; ++p) { oob[p].kind = PageKind::UserData; oob[p].sequence = port.next_sequence(); oob[p].lba[0] = 40 + p; }
-  port.program(ida, 7, blocks.address_of(3, 0), 3, 0);
-  port.read(idb, (1ull << 50) + 5, blocks.address_of(3, 1), 0, 1, 4 * kSectorBytes, 2);
-  port.erase(ida, 9, blocks.address_of(5, 0));
+  port.program(ida, 7, blocks.layout().address_of(3, 0), 3, 0);
+  port.read(idb, (1ull << 50) + 5, blocks.layout().address_of(3, 1), 0, 1, 4 * kSectorBytes, 2);
+  port.erase(ida, 9, blocks.layout().address_of(5, 0));
   CHECK(port.in_flight() == 3);
   CHECK(hw.cycles_ == 3 * 600);  // the submit cost, charged per operation
   hw.run();
@@ -72,13 +72,13 @@ TEST_CASE("Flash port: copy-back reads the spare area out, SLC mode follows the 
   const uint32_t slc_block = blocks.take_free_slc_block(0);
   REQUIRE(slc_block != BlockManager::kNoBlock);
   port.program_oob(1)[0].lba[0] = 77;
-  port.program(id, 1, blocks.address_of(slc_block, 0), 1, 0);
+  port.program(id, 1, blocks.layout().address_of(slc_block, 0), 1, 0);
   port.program_oob(1)[0].lba[0] = 78;
-  port.program(id, 2, blocks.address_of(0, 0), 1, 0);
+  port.program(id, 2, blocks.layout().address_of(0, 0), 1, 0);
   hw.run();
   CHECK(hw.slc_ops_ == 1);   // only the SLC block's program was in SLC mode
   CHECK(hw.mode_violations_ == 0);
-  port.copy_back(id, 3, blocks.address_of(0, 0), blocks.address_of(2, 0));  // same die and plane
+  port.copy_back(id, 3, blocks.layout().address_of(0, 0), blocks.layout().address_of(2, 0));  // same die and plane
   hw.run();
   REQUIRE(r.done.size() == 3);
   CHECK(r.done[2].second.opcode == FlashOpcode::CopyBack);

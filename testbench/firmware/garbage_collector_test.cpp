@@ -66,7 +66,7 @@ struct Units : GcUnits {
     return uint64_t(pos) * kSectorBytes;
   }
   void gc_data_arrived(uint32_t u, uint32_t pos, uint32_t n, const PageOob& oob) override {
-    for (uint32_t i = 0; i < n; ++i) units[u].lbas[pos + i] = oob.lba[blocks.sector_of(units[u].from[pos + i])];
+    for (uint32_t i = 0; i < n; ++i) units[u].lbas[pos + i] = oob.lba[blocks.layout().sector_of(units[u].from[pos + i])];
     units[u].arrived += n;
     program(u);
   }
@@ -91,7 +91,7 @@ struct Units : GcUnits {
       most_held = std::max(most_held, uint32_t(held.size()));
       return;
     }
-    for (uint32_t i = 0; i < x.from.size(); ++i) gc->moved(x.lbas[i], x.from[i], blocks.ppa(dest, dest_page, i));
+    for (uint32_t i = 0; i < x.from.size(); ++i) gc->moved(x.lbas[i], x.from[i], blocks.layout().ppa(dest, dest_page, i));
     ++dest_page;
     gc->unit_programmed(x.die, false);
   }
@@ -170,15 +170,15 @@ struct Rig {
       oobs[i / 4].lba[i % 4] = uint32_t(lba);
       stamps[i] = SectorStamp{lba, 1};
       if (i >= valid) continue;
-      const uint32_t ppa = blocks.ppa(b, i / 4, i % 4);
+      const uint32_t ppa = blocks.layout().ppa(b, i / 4, i % 4);
       blocks.mark_valid(ppa);
       units.map[lba] = ppa;
     }
-    hw.preload_pages(blocks.address_of(b, 0), blocks.pages_in_block(b), stamps.data(), oobs.data());
+    hw.preload_pages(blocks.layout().address_of(b, 0), blocks.pages_in_block(b), stamps.data(), oobs.data());
     return b;
   }
   uint32_t cleaned_block() const {  // the one block erased so far
-    for (uint32_t b = 0; b < blocks.block_count(); ++b)
+    for (uint32_t b = 0; b < blocks.layout().block_count(); ++b)
       if (blocks.info(b).erase_count) return b;
     return BlockManager::kNoBlock;
   }
@@ -191,7 +191,7 @@ std::map<uint32_t, uint32_t> pick_counts(uint32_t d, uint32_t picks, uint64_t se
   for (uint32_t valid = 1; valid <= 4; ++valid) {
     const uint32_t b = blocks.take_free_block(0);
     blocks.info(b).state = BlockState::Closed;
-    for (uint32_t s = 0; s < valid; ++s) blocks.mark_valid(blocks.ppa(b, 0, s));
+    for (uint32_t s = 0; s < valid; ++s) blocks.mark_valid(blocks.layout().ppa(b, 0, s));
   }
   FirmwareParams params;
   params.gc_victim_choices = d;
@@ -218,13 +218,13 @@ TEST_CASE("GC: greedy takes the block with the fewest valid sectors, moves them,
   CHECK(r.hw.erases_ == 1);
   CHECK(r.blocks.info(three).state == BlockState::Free);
   CHECK(r.blocks.info(three).valid == 0);
-  CHECK(r.blocks.free_blocks(0) == 4);  // back at gc_stop_free_blocks: no second victim
+  CHECK(r.blocks.pools().free_blocks(0) == 4);  // back at gc_stop_free_blocks: no second victim
   CHECK(r.gc->stats().victims == 1);
   CHECK(r.gc->stats().moved_sectors == 3);
   CHECK(r.gc->stats().buffered_reads == 1);  // three sectors of one page: one read
   CHECK(r.gc->stats().cleaned == 1);
   CHECK(r.gc->stats().erases == 1);
-  for (uint64_t lba = first_lba; lba < first_lba + 3; ++lba) CHECK(r.blocks.block_of(r.units.map[lba]) == r.units.dest);
+  for (uint64_t lba = first_lba; lba < first_lba + 3; ++lba) CHECK(r.blocks.layout().block_of(r.units.map[lba]) == r.units.dest);
   CHECK(r.erased.returned == std::vector<uint32_t>{0});
   CHECK(r.erased.done == std::vector<uint32_t>{0});
   CHECK(r.gc->idle());
@@ -373,7 +373,7 @@ TEST_CASE("GC: a map block's pages go to the map writer, the block is erased onc
   r.hw.run();
   CHECK(r.maps.asked == std::vector<std::pair<uint32_t, uint32_t>>{{0, map_block}});
   CHECK(r.hw.flash_ops_ == 0);  // no reads: the map writer moves the pages
-  for (uint32_t s = 0; s < 2; ++s) r.blocks.mark_invalid(r.blocks.ppa(map_block, 0, s));
+  for (uint32_t s = 0; s < 2; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(map_block, 0, s));
   r.gc->victim_may_be_empty(0);
   r.hw.run();
   CHECK(r.hw.erases_ == 1);
@@ -408,14 +408,14 @@ TEST_CASE("WriteBooster flush: in idle time the SLC block goes through the colle
   r.hw.run();
   CHECK(r.hw.erases_ == 1);
   CHECK(r.blocks.info(slc).state == BlockState::Free);
-  CHECK(r.blocks.free_slc_blocks(0) == 2);
+  CHECK(r.blocks.pools().free_slc_blocks(0) == 2);
   CHECK(r.wb->used_sectors() == 0);
   CHECK(r.wb->stats().flushes_started == 1);
   CHECK(r.wb->stats().flushed_blocks == 1);
   CHECK(r.wb->stats().flushed_sectors == 3);
   CHECK(r.gc->stats().victims == 0);  // a flush is no GC victim
   CHECK(r.gc->idle());
-  for (uint64_t lba = 0; lba < 3; ++lba) CHECK(r.blocks.block_of(r.units.map[lba]) == r.units.dest);
+  for (uint64_t lba = 0; lba < 3; ++lba) CHECK(r.blocks.layout().block_of(r.units.map[lba]) == r.units.dest);
 }
 
 TEST_CASE("WriteBooster flush: a unit at a time per plane, only idle or short of free blocks",
@@ -503,7 +503,7 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4: 3 left
     CHECK(r.gc->host_gate().host_may_place(0));      // no GC yet: nothing to wait for
-    r.blocks.open_block(0, WriteStream::Host) = r.blocks.take_free_block(0);  // the host's block
+    r.blocks.write_points().open_block(0, WriteStream::Host) = r.blocks.take_free_block(0);  // the host's block
     r.blocks.take_free_block(0);                      // a block in use elsewhere: 1 free left
     r.units.hold = true;
     r.gc->free_space_changed(0);
@@ -513,7 +513,7 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     // Room: the free block and the host block's 16 = 32; GC still needs 16 * 12 / 12.
     CHECK(r.gc->host_gate().pacing().allowance(0) == 32 - 16);
     CHECK(r.gc->host_gate().host_may_place(0));
-    r.blocks.info(r.blocks.open_block(0, WriteStream::Host)).next_page = 4;  // the host filled its block
+    r.blocks.info(r.blocks.write_points().open_block(0, WriteStream::Host)).next_page = 4;  // the host filled its block
     CHECK(r.gc->host_gate().host_may_place(0) == !paced);  // 16 - 16: nothing beyond GC's need
     r.units.program_held();  // 4 moved: GC needs 16 * 8 / 12 = 10
     r.hw.run();
@@ -532,23 +532,23 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
 TEST_CASE("GC pacing: the hard limit follows GC's need, GC's block shared beyond it", "[firmware][gc]") {
   Rig r("greedy");
   const uint32_t victim = r.data_block(12, 0);
-  uint32_t& gc_open = r.blocks.open_block(0, WriteStream::Gc);
+  uint32_t& gc_open = r.blocks.write_points().open_block(0, WriteStream::Gc);
   gc_open = r.blocks.take_free_block(0);
   r.blocks.info(gc_open).next_page = 2;  // 8 sectors of room left
-  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  while (r.blocks.pools().free_blocks(0) > 1) r.blocks.take_free_block(0);
   HostPacing p(r.blocks, 4);
   CHECK_FALSE(p.may_open_block(0));  // no victim: the last free block is GC's next victim's
   p.victim_taken(0, victim, false);   // above the foreground threshold: not paced
   CHECK(p.may_place(0));
   CHECK_FALSE(p.may_open_block(0));  // GC needs 12 + a unit of padding: 8 of room is short
-  for (uint32_t s = 0; s < 9; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  for (uint32_t s = 0; s < 9; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(victim, s / 4, s % 4));
   CHECK(p.may_open_block(0));  // 3 left + 4: its open block's 8 cover them
   CHECK(p.may_share_gc_block(0));  // the free block and 8 of room, less 7: more than a unit beyond
   r.blocks.take_free_block(0);
   CHECK_FALSE(p.may_share_gc_block(0));  // 8 - 7: not a unit beyond GC's need
-  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 1));
-  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 2));
-  r.blocks.mark_invalid(r.blocks.ppa(victim, 2, 3));
+  r.blocks.mark_invalid(r.blocks.layout().ppa(victim, 2, 1));
+  r.blocks.mark_invalid(r.blocks.layout().ppa(victim, 2, 2));
+  r.blocks.mark_invalid(r.blocks.layout().ppa(victim, 2, 3));
   CHECK(p.may_share_gc_block(0));  // 8 - 4 = 4: a unit
   p.stop(0);
   CHECK_FALSE(p.may_share_gc_block(0));  // no victim: GC keeps a block's worth
@@ -610,16 +610,16 @@ TEST_CASE("Wear migration: a worn block just erased takes a young block's cold d
   const uint32_t worn = r.data_block(0, 0);
   r.blocks.info(worn).erase_count = 99;  // one erase from the end of its life
   r.blocks.info(worn).state = BlockState::Victim;
-  const uint32_t free_before = r.blocks.free_blocks(0);
+  const uint32_t free_before = r.blocks.pools().free_blocks(0);
   CHECK(wear.erased(0, worn) == cold);
-  CHECK(r.blocks.open_block(0, WriteStream::Cold) == worn);  // the cold data's new home
-  CHECK(r.blocks.free_blocks(0) == free_before);            // not back in the pool
+  CHECK(r.blocks.write_points().open_block(0, WriteStream::Cold) == worn);  // the cold data's new home
+  CHECK(r.blocks.pools().free_blocks(0) == free_before);            // not back in the pool
   CHECK(wear.migrations() == 1);
   CHECK(wear.expired_blocks() == 1);  // its hundredth erase
   const uint32_t young = r.data_block(0, 0);
   r.blocks.info(young).state = BlockState::Victim;
   CHECK(wear.erased(0, young) == BlockManager::kNoBlock);
-  CHECK(r.blocks.free_blocks(0) == free_before);  // taken by data_block, back in the pool
+  CHECK(r.blocks.pools().free_blocks(0) == free_before);  // taken by data_block, back in the pool
   CHECK(fw_count(wear, "ftl.wear.migrations") == 1);
   CHECK(fw_count(wear, "ftl.wear.erase_count_max") == 100);
 }
@@ -633,7 +633,7 @@ TEST_CASE("GC host gate: refusals counted, a die that refused retries once its G
   } heard;
   Rig r("greedy");
   const uint32_t victim = r.data_block(12, 0);
-  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  while (r.blocks.pools().free_blocks(0) > 1) r.blocks.take_free_block(0);
   GcHostGate gate(r.blocks, true, 4, heard);
   CHECK(gate.host_may_place(0));  // not paced
   gate.pacing().victim_taken(0, victim, true);  // room 16, GC needs 16: nothing beyond
@@ -642,7 +642,7 @@ TEST_CASE("GC host gate: refusals counted, a die that refused retries once its G
   gate.retry(0);
   gate.retry(0);
   CHECK(heard.earned == std::vector<uint32_t>{0});  // once per refusal
-  for (uint32_t s = 0; s < 6; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  for (uint32_t s = 0; s < 6; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(victim, s / 4, s % 4));
   CHECK(gate.host_may_place(0));  // GC needs 16 * 6 / 12 = 8
   gate.retry(0);
   CHECK(heard.earned.size() == 1);  // nothing refused since

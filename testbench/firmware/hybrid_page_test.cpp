@@ -63,7 +63,7 @@ struct Rig {
   bool in_large_block(uint64_t lba) const {
     const uint32_t e = fw.map().get(lba);
     REQUIRE(L2pMap::is_physical(e));
-    return fw.blocks().info(fw.blocks().block_of(e)).large;
+    return fw.blocks().info(fw.blocks().layout().block_of(e)).large;
   }
 };
 
@@ -77,17 +77,17 @@ TEST_CASE("Hybrid geometry: capacity of both kinds of blocks, PPA stride of the 
   CHECK_FALSE(g.large_block(15));
   CHECK(g.large_block(16));
   BlockManager bm(g);
-  CHECK(bm.free_blocks(0) == 32);
-  CHECK(bm.free_blocks(0, true) == 16);
+  CHECK(bm.pools().free_blocks(0) == 32);
+  CHECK(bm.pools().free_blocks(0, true) == 16);
   const uint32_t small = bm.take_free_block(0), large = bm.take_free_block(0, BlockManager::kAnyPlane, true);
-  CHECK(bm.spp_of(small) == 1);
-  CHECK(bm.spp_of(large) == 2);
+  CHECK(bm.layout().spp_of(small) == 1);
+  CHECK(bm.layout().spp_of(large) == 2);
   CHECK(bm.sectors_in_block(large) == 128);
   CHECK(bm.sectors_in_block(small) == 64);
-  const uint32_t ppa = bm.ppa(large, 5, 1);
-  CHECK(bm.page_of(ppa) == 5);
-  CHECK(bm.sector_of(ppa) == 1);
-  CHECK(bm.page_of(bm.ppa(small, 5, 0)) == 5);
+  const uint32_t ppa = bm.layout().ppa(large, 5, 1);
+  CHECK(bm.layout().page_of(ppa) == 5);
+  CHECK(bm.layout().sector_of(ppa) == 1);
+  CHECK(bm.layout().page_of(bm.layout().ppa(small, 5, 0)) == 5);
 }
 
 TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 KiB write one 4 KiB page",
@@ -99,10 +99,10 @@ TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 K
   CHECK_FALSE(r.in_large_block(102));
   const BlockManager& bm = r.fw.blocks();
   const uint32_t a = r.fw.map().get(100), b = r.fw.map().get(101);
-  CHECK(bm.block_of(a) == bm.block_of(b));  // the chunk shares one page
-  CHECK(bm.page_of(a) == bm.page_of(b));
-  CHECK(bm.sector_of(a) == 0);
-  CHECK(bm.sector_of(b) == 1);
+  CHECK(bm.layout().block_of(a) == bm.layout().block_of(b));  // the chunk shares one page
+  CHECK(bm.layout().page_of(a) == bm.layout().page_of(b));
+  CHECK(bm.layout().sector_of(a) == 0);
+  CHECK(bm.layout().sector_of(b) == 1);
   CHECK(r.hw.large_page_ops_ == 1);  // one 8 KiB program
   CHECK(r.hw.small_page_ops_ == 1);  // one 4 KiB program
   r.write(2, 201, 3, 1);  // unaligned: 201 small, 202-203 large

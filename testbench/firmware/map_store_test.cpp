@@ -40,7 +40,7 @@ struct Placer : UnitPlacer {
     asked.push_back(u);
     if (refuse) return false;
     const uint32_t die = u.gc_privilege ? u.die : 0;
-    uint32_t& open = blocks.open_block(die, WriteStream::Map);
+    uint32_t& open = blocks.write_points().open_block(die, WriteStream::Map);
     if (open == BlockManager::kNoBlock) { open = blocks.take_free_block(die); blocks.info(open).holds_map = true; }
     BlockInfo& b = blocks.info(open);
     u.block = open;
@@ -76,7 +76,7 @@ struct Rig {
   explicit Rig(uint32_t sram_pages, bool map_cache = true) {
     params.map_cache = map_cache;
     params.l2p_sram_kib = sram_pages * 16;
-    store = std::make_unique<MapStore>(hw, params, geo, 40000, blocks, flash);
+    store = std::make_unique<MapStore>(hw, params, geo, 40000, blocks.layout(), flash);
     writer = std::make_unique<MapWriter>(hw, params, geo, blocks, flash, *store, placer, gc, gc);
     store->set_dirty_sink(sink_to_writer ? static_cast<DirtyPageSink&>(*writer) : listener);
     store->set_load_listener(&listener);
@@ -87,7 +87,7 @@ struct Rig {
   bool sink_to_writer = false;
   // Map page `page` on NAND in block `block` (its directory entry), as a program would leave it.
   void on_nand(uint32_t page, uint32_t block, uint32_t at_page, uint64_t seq) {
-    const uint32_t ppa = blocks.ppa(block, at_page, 0);
+    const uint32_t ppa = blocks.layout().ppa(block, at_page, 0);
     store->set_location(page, ppa, seq);
     for (uint32_t s = 0; s < 4; ++s) blocks.mark_valid(ppa + s);
     blocks.info(block).state = BlockState::Closed;
@@ -95,7 +95,7 @@ struct Rig {
     std::vector<SectorStamp> stamps(4);
     PageOob oob;
     oob.kind = PageKind::MapData;
-    hw.preload_pages(blocks.address_of(block, at_page), 1, stamps.data(), &oob);
+    hw.preload_pages(blocks.layout().address_of(block, at_page), 1, stamps.data(), &oob);
   }
 };
 }  // namespace
@@ -170,7 +170,7 @@ TEST_CASE("Map writer: dirty pages go back in program units, merged with their N
   CHECK(r.writer->stats().merge_reads == 1);  // page 0 was on NAND and not loaded
   CHECK(r.writer->stats().page_writes == 3);
   REQUIRE(!r.placer.asked.empty());
-  CHECK(r.store->location(0) != r.blocks.ppa(3, 0, 0));
+  CHECK(r.store->location(0) != r.blocks.layout().ppa(3, 0, 0));
   CHECK(r.store->sequence(0) == 11);
   CHECK(r.gc.obsolete.size() == 4);  // the old copy's four sectors
   CHECK(r.blocks.info(3).valid == 0);
@@ -180,7 +180,7 @@ TEST_CASE("Map writer: GC of a map block rewrites its live pages on the victim's
           "[firmware][map-store]") {
   Rig r(8);
   r.store->set_dirty_sink(*r.writer);
-  const uint32_t victim = r.blocks.block_count() / 2;  // a block of die 1
+  const uint32_t victim = r.blocks.layout().block_count() / 2;  // a block of die 1
   r.on_nand(4, victim, 0, 5);
   r.on_nand(6, victim, 1, 6);
   r.on_nand(7, 3, 0, 7);
@@ -191,7 +191,7 @@ TEST_CASE("Map writer: GC of a map block rewrites its live pages on the victim's
   CHECK(r.placer.asked[0].gc_privilege);
   CHECK(r.placer.asked[0].die == 1);
   CHECK(r.blocks.info(victim).valid == 0);
-  CHECK(r.store->location(7) == r.blocks.ppa(3, 0, 0));  // not in the victim: untouched
+  CHECK(r.store->location(7) == r.blocks.layout().ppa(3, 0, 0));  // not in the victim: untouched
 }
 
 TEST_CASE("Map writer: a failed program retires the block and goes elsewhere, no room waits for space",

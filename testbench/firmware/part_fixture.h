@@ -42,22 +42,22 @@ struct PartFixture {
     PageOob oob;
     oob.kind = PageKind::UserData;
     oob.sequence = seq;
-    std::vector<SectorStamp> stamps(blocks.spp_of(block));
+    std::vector<SectorStamp> stamps(blocks.layout().spp_of(block));
     for (uint32_t s = 0; s < lbas.size(); ++s) {
       oob.lba[s] = lbas[s] == kNoLba ? kNoOobLba : uint32_t(lbas[s]);
       if (s < data_seq.size()) oob.data_seq[s] = data_seq[s];
       if (lbas[s] != kNoLba) stamps[s] = SectorStamp{lbas[s], oob.data_sequence(s)};
     }
-    hw.preload_pages(blocks.address_of(block, page), 1, stamps.data(), &oob);
+    hw.preload_pages(blocks.layout().address_of(block, page), 1, stamps.data(), &oob);
   }
   // A map page on NAND: map page number `map_page`, programmed with sequence `seq`.
   void map_page(uint32_t block, uint32_t page, uint32_t map_page, uint64_t seq) {
     PageOob oob;
     oob.kind = PageKind::MapData;
     oob.sequence = seq;
-    for (uint32_t s = 0; s < blocks.spp_of(block); ++s) oob.lba[s] = map_page;
-    std::vector<SectorStamp> stamps(blocks.spp_of(block));
-    hw.preload_pages(blocks.address_of(block, page), 1, stamps.data(), &oob);
+    for (uint32_t s = 0; s < blocks.layout().spp_of(block); ++s) oob.lba[s] = map_page;
+    std::vector<SectorStamp> stamps(blocks.layout().spp_of(block));
+    hw.preload_pages(blocks.layout().address_of(block, page), 1, stamps.data(), &oob);
   }
 };
 

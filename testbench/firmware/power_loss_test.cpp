@@ -144,18 +144,18 @@ TEST_CASE("Power-loss recovery gives GC a write point when its victim took the p
   for (int step = 0; step < 20000 && die == ~0u; ++step) {
     r.hw.run_until(r.hw.now_ps() + 100'000'000ull);  // 0.1 ms
     for (uint32_t d = 0; d < r.geo.dies() && die == ~0u; ++d) {
-      const uint32_t gc_block = b->open_block(d, WriteStream::Gc, 0, true);
-      if (b->free_blocks(d, true) == 0 && r.fw->gc().active(d) && gc_block != BlockManager::kNoBlock &&
+      const uint32_t gc_block = b->write_points().open_block(d, WriteStream::Gc, 0, true);
+      if (b->pools().free_blocks(d, true) == 0 && r.fw->gc().active(d) && gc_block != BlockManager::kNoBlock &&
           b->info(gc_block).next_page > b->info(gc_block).programs_in_flight &&
-          b->open_block(d, WriteStream::Host, 0, true) == BlockManager::kNoBlock)
+          b->write_points().open_block(d, WriteStream::Host, 0, true) == BlockManager::kNoBlock)
         die = d;
     }
   }
   REQUIRE(die != ~0u);
   r.power_cycle();
   b = &r.fw->blocks();
-  CHECK(b->free_blocks(die, true) == 0);
-  CHECK(b->open_block(die, WriteStream::Gc, 0, true) != BlockManager::kNoBlock);
+  CHECK(b->pools().free_blocks(die, true) == 0);
+  CHECK(b->write_points().open_block(die, WriteStream::Gc, 0, true) != BlockManager::kNoBlock);
   uint64_t lost = 0, wrong = 0;
   r.check_all(lost, wrong);
   CHECK(lost == 0);

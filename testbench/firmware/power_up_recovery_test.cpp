@@ -38,7 +38,7 @@ struct Rig : PartFixture {
   Heard heard;
   std::unique_ptr<PowerUpRecovery> recovery;
   Rig() {
-    store = std::make_unique<MapStore>(hw, params, geo, kLogical, blocks, flash);
+    store = std::make_unique<MapStore>(hw, params, geo, kLogical, blocks.layout(), flash);
     heard.hw = &hw;
     recovery = std::make_unique<PowerUpRecovery>(hw, params, geo, kLogical, 16, blocks, map, *store, flash, nullptr,
                                                    heard);
@@ -64,7 +64,7 @@ TEST_CASE("Power-loss recovery: the newest copy of each LBA and map page wins, c
   r.unit(1, 0, 0, 12, 5);
   r.unit(1, 3, 0, 4, 9);
   r.unit(2, 0, 100, 12, 7);
-  r.hw.tear_page(r.blocks.address_of(2, 3));
+  r.hw.tear_page(r.blocks.layout().address_of(2, 3));
   // Die 1: block 9 holds map pages (0 at seq 4, then 0 again at seq 8, 2 at seq 3); block 10 a
   // GC copy of LBA 4's older data (host write 2) and LBA 8200 (host write 11), programmed at 12.
   r.map_page(9, 0, 0, 4);
@@ -90,37 +90,37 @@ TEST_CASE("Power-loss recovery: the newest copy of each LBA and map page wins, c
   REQUIRE(r.heard.finished == 1);
 
   // The map: the newest copy of each LBA (LBA 4's GC copy is older than block 1's).
-  for (uint64_t lba = 0; lba < 4; ++lba) CHECK(r.map.get(lba) == r.blocks.ppa(1, 3, uint32_t(lba)));
-  for (uint64_t lba = 4; lba < 12; ++lba) CHECK(r.map.get(lba) == r.blocks.ppa(1, uint32_t(lba / 4), lba % 4));
+  for (uint64_t lba = 0; lba < 4; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(1, 3, uint32_t(lba)));
+  for (uint64_t lba = 4; lba < 12; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(1, uint32_t(lba / 4), lba % 4));
   for (uint64_t lba = 100; lba < 112; ++lba)
-    CHECK(r.map.get(lba) == r.blocks.ppa(2, uint32_t((lba - 100) / 4), (lba - 100) % 4));
-  CHECK(r.map.get(8200) == r.blocks.ppa(10, 0, 1));
+    CHECK(r.map.get(lba) == r.blocks.layout().ppa(2, uint32_t((lba - 100) / 4), (lba - 100) % 4));
+  CHECK(r.map.get(8200) == r.blocks.layout().ppa(10, 0, 1));
   CHECK(r.map.get(12) == L2pMap::kUnmapped);
   CHECK(r.blocks.info(1).valid == 12);
   CHECK(r.blocks.info(2).valid == 12);
   CHECK(r.blocks.info(10).valid == 1);
   // The map directory: each map page's newest copy; pages 0 and 2 hold data newer than that
   // copy (replayed: to be written back), page 1 was never written.
-  CHECK(r.store->location(0) == r.blocks.ppa(9, 1, 0));
+  CHECK(r.store->location(0) == r.blocks.layout().ppa(9, 1, 0));
   CHECK(r.store->sequence(0) == 8);
-  CHECK(r.store->location(2) == r.blocks.ppa(9, 2, 0));
+  CHECK(r.store->location(2) == r.blocks.layout().ppa(9, 2, 0));
   CHECK(r.heard.replayed == std::vector<uint8_t>({1, 0, 1}));
   CHECK(r.blocks.info(9).valid == 8);
   CHECK(r.blocks.info(9).holds_map);
   // Blocks: each cut block is written on from its next program unit, one per stream and die:
   // GC's the one with the most room (die 0: blocks 1 and 2 have as much, the first wins), the
   // host's the next; the rest are free.
-  CHECK(r.blocks.open_block(0, WriteStream::Gc, 0) == 1);
+  CHECK(r.blocks.write_points().open_block(0, WriteStream::Gc, 0) == 1);
   CHECK(r.blocks.info(1).next_page == 6);
-  CHECK(r.blocks.open_block(0, WriteStream::Host, 0) == 2);
+  CHECK(r.blocks.write_points().open_block(0, WriteStream::Host, 0) == 2);
   CHECK(r.blocks.info(2).next_page == 6);  // the torn unit is skipped
-  CHECK(r.blocks.open_block(1, WriteStream::Map, 0) == 9);
+  CHECK(r.blocks.write_points().open_block(1, WriteStream::Map, 0) == 9);
   CHECK(r.blocks.info(9).next_page == 3);
-  CHECK(r.blocks.open_block(1, WriteStream::Gc, 0) == 10);
-  CHECK(r.blocks.open_block(1, WriteStream::Host, 0) == BlockManager::kNoBlock);
+  CHECK(r.blocks.write_points().open_block(1, WriteStream::Gc, 0) == 10);
+  CHECK(r.blocks.write_points().open_block(1, WriteStream::Host, 0) == BlockManager::kNoBlock);
   CHECK(r.blocks.info(10).state == BlockState::Open);
-  CHECK(r.blocks.free_blocks(0) == 6);
-  CHECK(r.blocks.free_blocks(1) == 6);
+  CHECK(r.blocks.pools().free_blocks(0) == 6);
+  CHECK(r.blocks.pools().free_blocks(1) == 6);
   // Programs go on after the newest sequence found.
   CHECK(r.flash.next_sequence() == 13);
 
@@ -145,8 +145,8 @@ TEST_CASE("Power-loss recovery: a device that was never written comes up empty a
   CHECK(r.recovery->stats().recovered_lbas == 0);
   CHECK(r.recovery->stats().page_reads == 16);  // the first page of every block
   CHECK(r.heard.replayed == std::vector<uint8_t>({0, 0, 0}));
-  CHECK(r.blocks.free_blocks(0) == 8);
-  CHECK(r.blocks.free_blocks(1) == 8);
+  CHECK(r.blocks.pools().free_blocks(0) == 8);
+  CHECK(r.blocks.pools().free_blocks(1) == 8);
   r.recovery->power_up();  // the next power-up after a clean one: no scan
   CHECK(r.heard.started == 1);
   CHECK(r.recovery->stats().recoveries == 1);

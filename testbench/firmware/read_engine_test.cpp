@@ -61,7 +61,7 @@ struct Rig {
   std::unique_ptr<ReadEngine> reads;
   explicit Rig(uint32_t read_slots, uint32_t segment_blocks = 8) {
     params.read_segment_blocks = segment_blocks;
-    reads = std::make_unique<ReadEngine>(hw, params, read_slots, table, latency, map, blocks, flash, lookups);
+    reads = std::make_unique<ReadEngine>(hw, params, read_slots, table, latency, map, blocks.layout(), flash, lookups);
     reads->set_verified_entries(&entries);
     reads->set_next_waiters(&later);
     hw.attach(&events);
@@ -76,10 +76,10 @@ struct Rig {
     std::vector<SectorStamp> stamps;
     for (uint32_t i = 0; i < n; ++i) {
       stamps.push_back(SectorStamp{first + i, 1});
-      map.set(first + i, blocks.ppa(block, i / 4, i % 4));
+      map.set(first + i, blocks.layout().ppa(block, i / 4, i % 4));
     }
     std::vector<PageOob> oob((n + 3) / 4);
-    hw.preload_pages(blocks.address_of(block, 0), uint32_t(oob.size()), stamps.data(), oob.data());
+    hw.preload_pages(blocks.layout().address_of(block, 0), uint32_t(oob.size()), stamps.data(), oob.data());
   }
 };
 }  // namespace
@@ -142,7 +142,7 @@ TEST_CASE("Read engine: verified HPB entries replace the lookups while fresh", "
   r.put_on_nand(100, 4, 5);
   r.verified = true;
   r.lookups.missing = 1;  // would wait if it looked the map up
-  r.entries.base = r.blocks.ppa(5, 0, 0);
+  r.entries.base = r.blocks.layout().ppa(5, 0, 0);
   r.hw.command(make_rw(3, false, 0, 4));  // the entries point at LBA 100's copy: proof they were used
   r.hw.run();
   REQUIRE(r.hw.responses_.size() == 1);

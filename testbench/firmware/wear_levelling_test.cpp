@@ -57,7 +57,7 @@ WearResult hot_cold_run(const std::string& policy) {
   const BlockManager& bm = fw.blocks();
   double sum = 0, sum2 = 0;
   uint32_t count = 0;
-  for (uint32_t b = 0; b < bm.block_count(); ++b) {
+  for (uint32_t b = 0; b < bm.layout().block_count(); ++b) {
     const uint32_t e = bm.info(b).erase_count;
     sum += e; sum2 += double(e) * e; ++count;
     r.max = std::max(r.max, e);

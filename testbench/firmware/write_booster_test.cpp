@@ -88,7 +88,7 @@ struct WbRig {
     uint64_t n = 0;
     for (uint32_t die = 0; die < geo.dies(); ++die)
       for (uint32_t slot = 0; slot < geo.planes_per_die; ++slot) {
-        const uint32_t open = b.open_block(die, WriteStream::Slc, slot);
+        const uint32_t open = b.write_points().open_block(die, WriteStream::Slc, slot);
         if (open != BlockManager::kNoBlock) n += uint64_t(b.info(open).next_page) * geo.sectors_per_page();
       }
     return n;
@@ -97,7 +97,7 @@ struct WbRig {
   uint64_t sealed_slc_valid() const {
     const BlockManager& b = fw.blocks();
     uint64_t n = 0;
-    for (uint32_t block = 0; block < b.block_count(); ++block)
+    for (uint32_t block = 0; block < b.layout().block_count(); ++block)
       if (b.info(block).slc && b.info(block).state == BlockState::Closed) n += b.info(block).valid;
     return n;
   }

@@ -66,11 +66,11 @@ struct Rig : PartFixture {
   explicit Rig(const std::string& mapping = "dynamic")
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params, mapping)),
-        store(hw, params, geo, 256, blocks, flash),
+        store(hw, params, geo, 256, blocks.layout(), flash),
         alloc(geo, "die-first", mapping == "static"),
         placement(hw, params, geo, blocks, alloc, l),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, l, l),
-        fill(hw, params, blocks, map, flash, cache) {
+        fill(hw, params, blocks.layout(), map, flash, cache) {
     cache.set_durability_listener(&l);
     cache.set_freed_listener(&writers);
   }
@@ -87,11 +87,11 @@ struct Rig : PartFixture {
       oobs[i / 4].lba[i % 4] = uint32_t(first + i);
       oobs[i / 4].data_seq[i % 4] = 7;
       stamps[i] = SectorStamp{first + i, 1};
-      const uint32_t ppa = blocks.ppa(b, i / 4, i % 4);
+      const uint32_t ppa = blocks.layout().ppa(b, i / 4, i % 4);
       blocks.mark_valid(ppa);
       map.set(first + i, ppa);
     }
-    hw.preload_pages(blocks.address_of(b, 0), 4, stamps.data(), oobs.data());
+    hw.preload_pages(blocks.layout().address_of(b, 0), 4, stamps.data(), oobs.data());
     return b;
   }
   // A host unit given `lbas` whose data arrived (FUA tag or none).
@@ -144,7 +144,7 @@ TEST_CASE("Placement: host units stripe over the dies, map pages go round robin,
 
 TEST_CASE("Placement: host data leaves each die its last free block for GC, which may take it", "[firmware][write]") {
   Rig r;
-  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  while (r.blocks.pools().free_blocks(0) > 1) r.blocks.take_free_block(0);
   UnitPlace u;
   REQUIRE(r.placement.place(u));
   CHECK(u.die == 1);  // die 0 has only its reserve
@@ -154,7 +154,7 @@ TEST_CASE("Placement: host data leaves each die its last free block for GC, whic
   g.die = 0;
   REQUIRE(r.placement.place(g));
   CHECK(g.die == 0);
-  CHECK(r.blocks.free_blocks(0) == 0);
+  CHECK(r.blocks.pools().free_blocks(0) == 0);
 }
 
 // Issue 14 item 2: with GC pacing, host data may open a die's last free block, or take a
@@ -167,11 +167,11 @@ TEST_CASE("Placement: with GC pacing host units take the room GC's victim does n
   r.params.gc_host_pacing = true;
   GcHostGate gate(r.blocks, true, 4, quiet);
   r.placement.set_host_gate(&gate);
-  while (r.blocks.free_blocks(1) > 0) r.blocks.take_free_block(1);  // die 1 is out of space
+  while (r.blocks.pools().free_blocks(1) > 0) r.blocks.take_free_block(1);  // die 1 is out of space
   const uint32_t victim = r.data_block(0, 0);
-  uint32_t& gc_open = r.blocks.open_block(0, WriteStream::Gc);
+  uint32_t& gc_open = r.blocks.write_points().open_block(0, WriteStream::Gc);
   gc_open = r.blocks.take_free_block(0);
-  while (r.blocks.free_blocks(0) > 1) r.blocks.take_free_block(0);
+  while (r.blocks.pools().free_blocks(0) > 1) r.blocks.take_free_block(0);
   gate.pacing().victim_taken(0, victim, false);  // 16 valid and a unit of padding: GC needs 20
   // 16 free and 16 in GC's block: three of GC's units go to the host, the fourth would leave GC short.
   for (int k = 0; k < 3; ++k) {
@@ -183,14 +183,14 @@ TEST_CASE("Placement: with GC pacing host units take the room GC's victim does n
   }
   UnitPlace u;
   CHECK_FALSE(r.placement.place(u));
-  for (uint32_t s = 0; s < 16; ++s) r.blocks.mark_invalid(r.blocks.ppa(victim, s / 4, s % 4));
+  for (uint32_t s = 0; s < 16; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(victim, s / 4, s % 4));
   REQUIRE(r.placement.place(u));  // GC needs a unit of padding, in its block: the host opens the last free block
   CHECK(u.die == 0);
   CHECK(u.block != gc_open);
   CHECK(u.open_stream == WriteStream::Host);
-  CHECK(r.blocks.free_blocks(0) == 0);
+  CHECK(r.blocks.pools().free_blocks(0) == 0);
   r.blocks.info(u.block).next_page = 4;  // the host's block filled
-  r.blocks.open_block(0, WriteStream::Host) = BlockManager::kNoBlock;
+  r.blocks.write_points().open_block(0, WriteStream::Host) = BlockManager::kNoBlock;
   UnitPlace more;
   CHECK_FALSE(r.placement.place(more));  // GC's last 4 are its padding's
 }
@@ -201,7 +201,7 @@ TEST_CASE("Placement: static mapping keeps a unit in its logical pages' pool", "
   u.pool = 1;
   REQUIRE(r.placement.place(u));
   CHECK(u.die == 1);
-  while (r.blocks.free_blocks(1) > 1) r.blocks.take_free_block(1);
+  while (r.blocks.pools().free_blocks(1) > 1) r.blocks.take_free_block(1);
   // Die 1's open block still has pages; once they are used up, a pinned unit waits.
   for (int i = 0; i < 3; ++i) {
     UnitPlace v;
@@ -227,7 +227,7 @@ TEST_CASE("Write cache: host data goes to NAND, the map follows it and the super
   r.hw.run();
   CHECK_FALSE(r.cache.busy());
   REQUIRE(L2pMap::is_physical(r.map.get(1)));
-  CHECK(r.blocks.block_of(r.map.get(1)) != old_block);
+  CHECK(r.blocks.layout().block_of(r.map.get(1)) != old_block);
   CHECK(r.map.get(2) == r.map.get(1) + 1);
   CHECK(r.blocks.info(old_block).valid == 13);
   CHECK(r.map.get(0) == old_ppa - 1);  // not written: still its old copy
@@ -282,14 +282,14 @@ TEST_CASE("Write cache: host data leaves GC the last unit, and a failed program 
   CHECK(r.blocks.info(failed).retire_after_gc);
   CHECK(r.blocks.info(failed).state == BlockState::Closed);
   REQUIRE(L2pMap::is_physical(r.map.get(40)));
-  CHECK(r.blocks.block_of(r.map.get(40)) != failed);
-  CHECK(std::find(r.l.space.begin(), r.l.space.end(), r.blocks.die_of_block(failed)) != r.l.space.end());
+  CHECK(r.blocks.layout().block_of(r.map.get(40)) != failed);
+  CHECK(std::find(r.l.space.begin(), r.l.space.end(), r.blocks.layout().die_of_block(failed)) != r.l.space.end());
 }
 
 TEST_CASE("Write cache: a unit with no die to go to waits until space returns", "[firmware][write]") {
   Rig r;
   for (uint32_t d = 0; d < 2; ++d)
-    while (r.blocks.free_blocks(d) > 1) r.blocks.take_free_block(d);
+    while (r.blocks.pools().free_blocks(d) > 1) r.blocks.take_free_block(d);
   const uint32_t unit = r.host_unit({7});
   r.cache.seal(unit);
   CHECK(r.cache.waiting_for_die() == 1);
@@ -297,8 +297,8 @@ TEST_CASE("Write cache: a unit with no die to go to waits until space returns", 
   CHECK(L2pMap::is_cached(r.map.get(7)));
   // An erase gave die 1 a block back.
   uint32_t taken = BlockManager::kNoBlock;
-  for (uint32_t b = 0; b < r.blocks.block_count(); ++b)
-    if (r.blocks.die_of_block(b) == 1 && r.blocks.info(b).state != BlockState::Free) { taken = b; break; }
+  for (uint32_t b = 0; b < r.blocks.layout().block_count(); ++b)
+    if (r.blocks.layout().die_of_block(b) == 1 && r.blocks.info(b).state != BlockState::Free) { taken = b; break; }
   REQUIRE(taken != BlockManager::kNoBlock);
   r.blocks.return_erased_block(taken);
   r.cache.retry_programs();
@@ -315,7 +315,7 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   REQUIRE(unit != GcUnits::kNoUnit);
   CHECK(r.gc_units.gc_unit_room(unit) == 4);
   uint32_t pos = 0;
-  const uint32_t from = r.blocks.ppa(victim, 1, 0);
+  const uint32_t from = r.blocks.layout().ppa(victim, 1, 0);
   const uint64_t at = r.gc_units.gc_stage(unit, from, 2, pos);
   CHECK(pos == 0);
   CHECK(at == slot_address(r.cache.buffer_slot(unit, 0)));
@@ -332,7 +332,7 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   REQUIRE(r.l.moves.size() == 2);
   CHECK(r.l.moves[0][0] == 104);
   CHECK(r.l.moves[0][1] == from);
-  CHECK(r.blocks.die_of_block(r.blocks.block_of(r.l.moves[0][2])) == 0);
+  CHECK(r.blocks.layout().die_of_block(r.blocks.layout().block_of(r.l.moves[0][2])) == 0);
   CHECK(r.l.log.front() == "freed");
   CHECK(r.l.log.back() == "gc unit programmed on die 0");
 
@@ -383,7 +383,7 @@ TEST_CASE("Read-modify-write fill: larger runs become single reads of consecutiv
   r.cache.seal(unit);
   r.hw.run();
   CHECK(L2pMap::is_physical(r.map.get(2)));
-  CHECK(r.blocks.page_of(r.map.get(2)) == r.blocks.page_of(r.map.get(5)));  // programmed together
+  CHECK(r.blocks.layout().page_of(r.map.get(2)) == r.blocks.layout().page_of(r.map.get(5)));  // programmed together
   CHECK(r.cache.stats().host_program_sectors == 4);
 }
 
@@ -394,11 +394,11 @@ TEST_CASE("Page run: consecutive sectors of a page into consecutive slots are on
   auto submit = [&](const PageRun& run) { reads.push_back(run); };
   PageRun run;
   const uint32_t b = 3;
-  run.add(blocks, blocks.ppa(b, 0, 1), slot_address(10), submit);
-  run.add(blocks, blocks.ppa(b, 0, 2), slot_address(11), submit);
-  run.add(blocks, blocks.ppa(b, 0, 3), slot_address(12), submit);
-  run.add(blocks, blocks.ppa(b, 1, 0), slot_address(13), submit);  // the next page: a new read
-  run.add(blocks, blocks.ppa(b, 1, 1), slot_address(20), submit);  // not the next slot: a new read
+  run.add(blocks.layout(), blocks.layout().ppa(b, 0, 1), slot_address(10), submit);
+  run.add(blocks.layout(), blocks.layout().ppa(b, 0, 2), slot_address(11), submit);
+  run.add(blocks.layout(), blocks.layout().ppa(b, 0, 3), slot_address(12), submit);
+  run.add(blocks.layout(), blocks.layout().ppa(b, 1, 0), slot_address(13), submit);  // the next page: a new read
+  run.add(blocks.layout(), blocks.layout().ppa(b, 1, 1), slot_address(20), submit);  // not the next slot: a new read
   run.close(submit);
   run.close(submit);  // nothing open: nothing more
   REQUIRE(reads.size() == 3);

@@ -85,12 +85,12 @@ struct Rig : PartFixture {
   explicit Rig(uint32_t logical_page_kib = 4)
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params, logical_page_kib)),
-        store(hw, params, geo, 512, blocks, flash),
+        store(hw, params, geo, 512, blocks.layout(), flash),
         placement(hw, params, geo, blocks, alloc, gc),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, gc, gc),
-        fill(hw, params, blocks, map, flash, cache),
+        fill(hw, params, blocks.layout(), map, flash, cache),
         writes(hw, params, geo, 512, table, latency, map, store, alloc, nullptr, blocks, cache, fill, protection),
-        reads(hw, params, 48, table, latency, map, blocks, flash, lookups),
+        reads(hw, params, 48, table, latency, map, blocks.layout(), flash, lookups),
         preconditioner(params, geo, 512, blocks, map, store, flash, placement, cache, alloc, nullptr) {
     hooks.writes = &writes;
     cache.set_durability_listener(&writes);
@@ -174,7 +174,7 @@ TEST_CASE("Write engine: a write smaller than a logical page reads the rest and 
   std::vector<SectorStamp> expect = stamps_for(0, 8, 0);
   expect[5] = SectorStamp{5, 7};
   CHECK(r.read_back(4, 0, 8) == expect);
-  CHECK(r.blocks.page_of(r.map.get(4)) == r.blocks.page_of(r.map.get(7)));  // the logical page together
+  CHECK(r.blocks.layout().page_of(r.map.get(4)) == r.blocks.layout().page_of(r.map.get(7)));  // the logical page together
 }
 
 TEST_CASE("Write engine: writes with no unit free wait in order and all complete", "[firmware][write-engine]") {
@@ -199,7 +199,7 @@ TEST_CASE("Write engine: UNMAP drops mappings and the NAND copies they held", "[
   r.prefill(0, 8);
   auto valid = [&r] {
     uint32_t n = 0;
-    for (uint32_t b = 0; b < r.blocks.block_count(); ++b) n += r.blocks.info(b).valid;
+    for (uint32_t b = 0; b < r.blocks.layout().block_count(); ++b) n += r.blocks.info(b).valid;
     return n;
   };
   CHECK(valid() == 8);
@@ -232,7 +232,7 @@ TEST_CASE("Write engine: once write protected, waiting writes and FUA writes tha
   Rig r;
   // No die can take a host unit: units wait for a die.
   for (uint32_t d = 0; d < 2; ++d)
-    while (r.blocks.free_blocks(d) > 1) r.blocks.take_free_block(d);
+    while (r.blocks.pools().free_blocks(d) > 1) r.blocks.take_free_block(d);
   r.hw.command(make_rw(1, true, 0, 2, true), stamps_for(0, 2, 1));   // FUA: its unit is sealed, never programmed
   r.hw.command(make_rw(2, true, 10, 16), stamps_for(10, 16, 1));     // fills the cache, then waits
   r.hw.run();
@@ -257,18 +257,18 @@ TEST_CASE("Preconditioner: a range written as the write path would place it, map
   CHECK(r.map.get(2) == L2pMap::kUnmapped);
   CHECK(r.map.get(33) == L2pMap::kUnmapped);
   uint32_t valid = 0;
-  for (uint32_t b = 0; b < r.blocks.block_count(); ++b) valid += r.blocks.info(b).valid;
+  for (uint32_t b = 0; b < r.blocks.layout().block_count(); ++b) valid += r.blocks.info(b).valid;
   CHECK(valid == 30);
   // Units striped over the dies like host writes: LBAs 3-6 on one die, 7-10 on the other.
-  CHECK(r.blocks.die_of_block(r.blocks.block_of(r.map.get(6))) == 0);
-  CHECK(r.blocks.die_of_block(r.blocks.block_of(r.map.get(7))) == 1);
+  CHECK(r.blocks.layout().die_of_block(r.blocks.layout().block_of(r.map.get(6))) == 0);
+  CHECK(r.blocks.layout().die_of_block(r.blocks.layout().block_of(r.map.get(7))) == 1);
   CHECK(r.read_back(1, 0, 34) == [] {
     std::vector<SectorStamp> v(34);
     for (uint64_t lba = 3; lba < 33; ++lba) v[lba] = SectorStamp{lba, 0};
     return v;
   }());
   CHECK(r.flash.in_flight() == 0);
-  for (uint32_t b = 0; b < r.blocks.block_count(); ++b) CHECK(r.blocks.info(b).programs_in_flight == 0);
+  for (uint32_t b = 0; b < r.blocks.layout().block_count(); ++b) CHECK(r.blocks.info(b).programs_in_flight == 0);
 }
 
 TEST_CASE("SCSI dispatch: commands answered by the device, checks before the engines, the rest refused",

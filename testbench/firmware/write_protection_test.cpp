@@ -22,7 +22,7 @@ struct Rig : PartFixture, WriteProtectHooks, FlashClient {
 
   void reclaim_space() override {
     ++reclaims;
-    if (gc_finds_victim) flash.read(client, 0, blocks.address_of(1, 0), 0, 1, 0);
+    if (gc_finds_victim) flash.read(client, 0, blocks.layout().address_of(1, 0), 0, 1, 0);
   }
   void write_protect_entered() override {
     ++entered;
@@ -45,7 +45,7 @@ TEST_CASE("Write protection: read-only only when GC's last chance puts nothing o
   CHECK_FALSE(r.protection.on());
   CHECK(r.protection.may_be_stuck());
   // Something on the flash: a later completion may still free a block.
-  r.flash.read(r.client, 0, r.blocks.address_of(2, 0), 0, 1, 0);
+  r.flash.read(r.client, 0, r.blocks.layout().address_of(2, 0), 0, 1, 0);
   CHECK_FALSE(r.protection.may_be_stuck());
   r.hw.run();
   CHECK(r.protection.may_be_stuck());
