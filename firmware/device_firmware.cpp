@@ -94,14 +94,14 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
 
 bool DeviceFirmware::idle() const {
   if (!table_.all_idle()) return false;
-  if (cache_.busy()) return false;
+  if (cache_.units().busy()) return false;
   return gc_.idle();
 }
 
 std::string DeviceFirmware::debug_state() const {
   std::string out;
   uint32_t unit_states[4];
-  cache_.count_states(unit_states);
+  cache_.units().count_states(unit_states);
   out += "units free/filling/sealed/programming " + std::to_string(unit_states[0]) + "/" +
          std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
          std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(reads_.waiting()) +

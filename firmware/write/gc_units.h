@@ -17,7 +17,7 @@ class CacheGcUnits final : public GcUnits {
       : cache_(cache), map_(map), store_(store), blocks_(blocks) {}
 
   uint32_t gc_unit(WriteStream stream, bool large, uint32_t die, bool flush) override;
-  uint32_t gc_unit_room(uint32_t unit) const override { return cache_.room(unit); }
+  uint32_t gc_unit_room(uint32_t unit) const override { return cache_.units().room(unit); }
   uint64_t gc_stage(uint32_t unit, uint32_t from, uint32_t n, uint32_t& pos) override;
   void gc_data_arrived(uint32_t unit, uint32_t pos, uint32_t n, const PageOob& oob) override;
   void gc_seal(uint32_t unit) override { cache_.seal(unit); }

@@ -10,8 +10,8 @@ PageFill::PageFill(Hal& hal, const FirmwareParams& params, const BlockLayout& la
       cache_(cache) {}
 
 void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
-  const uint32_t pos = cache_.stage(unit, n);
-  const uint32_t first_slot = cache_.buffer_slot(unit, 0);
+  const uint32_t pos = cache_.units().stage(unit, n);
+  const uint32_t first_slot = cache_.units().buffer_slot(unit, 0);
   hal_.l2p_sram_access(4 * n, false);
   PageRun run;
   auto submit = [&](const PageRun& r) {
@@ -19,14 +19,14 @@ void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
     if (free_reads_.empty()) { index = uint32_t(reads_.size()); reads_.emplace_back(); }
     else { index = free_reads_.back(); free_reads_.pop_back(); }
     reads_[index] = Read{unit, uint32_t(r.buffer / kSectorBytes) - first_slot, r.count};
-    cache_.reads_started(unit);
+    cache_.units().reads_started(unit);
     flash_.read(client_, index, r.at, r.first_sector, r.count, r.buffer);
   };
   uint32_t in_buffer = 0;  // slots whose data is there at once (zeros, cache copies)
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t slot = pos + i;
-    const WriteCache::Slot s = cache_.slot(unit, slot);
-    s.fua_tag = WriteCache::kNoTag;
+    const CacheUnits::Slot s = cache_.units().slot(unit, slot);
+    s.fua_tag = CacheUnits::kNoTag;
     hal_.charge_cycles(params_.cycles_map_lookup);
     const uint32_t e = map_.get(lba + i);
     const uint64_t dst = slot_address(first_slot + slot);
@@ -42,7 +42,7 @@ void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
       // The copy takes over the NAND copy the cached one supersedes, and keeps its age.
       ++stats_.cache_sectors;
       hal_.copy_buffer(dst, slot_address(L2pMap::slot_of(e)), uint32_t(kSectorBytes));
-      const WriteCache::Slot from = cache_.cached(e);
+      const CacheUnits::Slot from = cache_.units().cached(e);
       s.data_seq = from.data_seq;
       s.old_ppa = from.old_ppa;
       from.old_ppa = L2pMap::kUnmapped;
@@ -65,7 +65,7 @@ void PageFill::on_flash_done(uint64_t index, const FlashCompletion& c) {
   free_reads_.push_back(uint32_t(index));
   hal_.l2p_sram_access(4 * r.count, true);
   for (uint32_t i = r.pos; i < r.pos + r.count; ++i) {
-    const WriteCache::Slot s = cache_.slot(r.unit, i);
+    const CacheUnits::Slot s = cache_.units().slot(r.unit, i);
     const uint64_t lba = s.lba;
     if (map_.get(lba) != s.old_ppa) {  // rewritten or moved meanwhile: the newer copy stands
       s.lba = kNoLba;
@@ -74,7 +74,7 @@ void PageFill::on_flash_done(uint64_t index, const FlashCompletion& c) {
     }
     hal_.charge_cycles(params_.cycles_map_update);
     s.data_seq = c.oob.data_sequence(layout_.sector_of(s.old_ppa));  // a copy keeps its age
-    map_.set(lba, L2pMap::cached(cache_.buffer_slot(r.unit, i)));
+    map_.set(lba, L2pMap::cached(cache_.units().buffer_slot(r.unit, i)));
   }
   cache_.arrived(r.unit, r.count, true);
 }

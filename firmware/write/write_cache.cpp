@@ -1,5 +1,4 @@
 #include "write/write_cache.h"
-#include <algorithm>
 #include "command/buffer_layout.h"
 
 namespace ufs {
@@ -9,8 +8,8 @@ WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeomet
                        GcUnitEvents& gc, FreeSpaceListener& space)
     : hal_(hal),
       params_(params),
-      shape_{geometry.sectors_per_page(), params.write_unit_sectors(geometry), geometry.large_sectors_per_page(),
-             first_slot, geometry.hybrid() ? 1 : params.write_unit_sectors(geometry), geometry.hybrid()},
+      spp_(geometry.sectors_per_page()),
+      hybrid_(geometry.hybrid()),
       blocks_(blocks),
       map_(map),
       store_(store),
@@ -18,62 +17,12 @@ WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeomet
       client_(flash.attach(*this)),
       placer_(placer),
       gc_(gc),
-      space_(space) {
-  // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
-  // slot, a large-page unit an aligned run of `large` slots (the others absorbed).
-  const uint32_t unit_count = params.write_cache_kib / 4 / shape_.stride;
-  const uint32_t unit_slots = shape_.hybrid ? shape_.large : shape_.unit_sectors;
-  units_.resize(unit_count);
-  for (uint32_t i = 0; i < unit_count; ++i) {
-    Unit& u = units_[i];
-    u.first_slot = first_slot + i * shape_.stride;
-    u.capacity = shape_.unit_sectors;
-    u.lbas.assign(unit_slots, kNoLba);
-    u.old_ppa.assign(unit_slots, L2pMap::kUnmapped);
-    u.data_seq.assign(unit_slots, 0);
-    u.fua_tag.assign(unit_slots, kNoTag);
-  }
-  if (!shape_.hybrid) for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
-  if (shape_.hybrid) slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, shape_.large);
-}
-
-uint32_t WriteCache::allocate(WriteStream stream, bool may_use_reserve, bool large, bool flush) {
-  // Host data may not take the last units: GC must always find one to make progress.
-  uint32_t i;
-  if (shape_.hybrid) {
-    // A small-page unit takes one slot, a large-page unit an aligned run (the run's other
-    // descriptors are absorbed into it); host data leaves a reserve for GC.
-    i = slot_runs_->allocate(large, may_use_reserve ? 0 : uint32_t(host_reserve()));
-    if (i == HybridSlotRuns::kNone) return kNone;
-    for (uint32_t k = 1; large && k < shape_.large; ++k) units_[i + k].absorbed = uint8_t(k);
-  } else {
-    if (free_units_.size() <= (may_use_reserve ? 0 : host_reserve())) return kNone;
-    i = free_units_.back();
-    free_units_.pop_back();
-  }
-  Unit& u = units_[i];
-  u.capacity = !shape_.hybrid ? shape_.unit_sectors : large ? shape_.large : 1;
-  u.state = UnitState::Filling;
-  u.stream = stream;
-  u.assigned = 0;
-  u.arrived = 0;
-  u.pending_reads = 0;
-  u.block = BlockManager::kNoBlock;
-  u.pool = kNone;
-  u.open_slot = 0;
-  u.open_stream = stream;
-  u.slc = false;
-  u.flush = flush;
-  std::fill(u.lbas.begin(), u.lbas.end(), kNoLba);
-  std::fill(u.fua_tag.begin(), u.fua_tag.end(), kNoTag);
-  std::fill(u.old_ppa.begin(), u.old_ppa.end(), L2pMap::kUnmapped);
-  u.sync_tags.clear();
-  return i;
-}
+      space_(space),
+      table_(params, geometry, first_slot, gc) {}
 
 // Data is in the cache: point the map at it (the old copy on NAND becomes invalid).
 void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) {
-  Unit& u = units_[unit];
+  Unit& u = table_.units_[unit];
   hal_.l2p_sram_access(4 * count, true);
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t lba = u.lbas[pos + i];
@@ -81,7 +30,7 @@ void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) 
     const uint32_t e = map_.get(lba);
     uint32_t older = e;
     if (L2pMap::is_cached(e)) {  // overwritten in the cache: this copy takes over the NAND copy
-      uint32_t& owned = cached(e).old_ppa;
+      uint32_t& owned = table_.cached(e).old_ppa;
       older = owned;
       owned = L2pMap::kUnmapped;
     }
@@ -94,20 +43,15 @@ void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) 
 }
 
 void WriteCache::arrived(uint32_t unit, uint32_t n, bool by_read) {
-  Unit& u = units_[unit];
+  Unit& u = table_.units_[unit];
   u.arrived += n;
   if (by_read) --u.pending_reads;
   try_program(unit);
 }
 
-bool WriteCache::holds_fua(uint32_t unit, uint8_t tag) const {
-  const Unit& u = units_[unit];
-  return std::find(u.fua_tag.begin(), u.fua_tag.begin() + u.assigned, tag) != u.fua_tag.begin() + u.assigned;
-}
-
 uint32_t WriteCache::wait_for_host_units(uint8_t tag) {
   uint32_t n = 0;
-  for (Unit& u : units_) {
+  for (Unit& u : table_.units_) {
     if (u.stream != WriteStream::Host || (u.state != UnitState::Sealed && u.state != UnitState::Programming)) continue;
     u.sync_tags.push_back(tag);
     ++n;
@@ -116,14 +60,14 @@ uint32_t WriteCache::wait_for_host_units(uint8_t tag) {
 }
 
 void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) {
-  for (Unit& u : units_) {
+  for (Unit& u : table_.units_) {
     if (u.state != UnitState::Sealed) continue;
     for (uint8_t tag : u.sync_tags) waiting.emplace_back(tag, true);
     u.sync_tags.clear();
     for (uint32_t s = 0; s < u.assigned; ++s) {
-      if (u.fua_tag[s] == kNoTag) continue;
+      if (u.fua_tag[s] == CacheUnits::kNoTag) continue;
       waiting.emplace_back(u.fua_tag[s], false);
-      u.fua_tag[s] = kNoTag;
+      u.fua_tag[s] = CacheUnits::kNoTag;
     }
   }
 }
@@ -135,16 +79,8 @@ void WriteCache::copy_obsolete(uint32_t e) {
   if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.layout().die_of_block(block));
 }
 
-// Units (hybrid: slots) host data leaves free: two (hybrid: two large units' slots), and
-// those the dies cleaning a victim would take now (issue 14 item 2), at most half the cache.
-size_t WriteCache::host_reserve() const {
-  const size_t n = units_.size(), unit = shape_.hybrid ? shape_.large : 1;
-  const size_t base = std::min<size_t>(2 * unit, n / 4), wanted = size_t(gc_.units_wanted()) * unit;
-  return std::min<size_t>(base + wanted, std::max<size_t>(n / 2, base));
-}
-
 void WriteCache::seal(uint32_t unit) {
-  Unit& u = units_[unit];
+  Unit& u = table_.units_[unit];
   u.state = UnitState::Sealed;
   if (u.assigned < u.capacity) {
     hal_.zero_buffer(slot_address(u.first_slot + u.assigned), (u.capacity - u.assigned) * uint32_t(kSectorBytes));
@@ -154,14 +90,14 @@ void WriteCache::seal(uint32_t unit) {
 }
 
 void WriteCache::try_program(uint32_t unit) {
-  Unit& u = units_[unit];
+  Unit& u = table_.units_[unit];
   if (u.state != UnitState::Sealed || u.arrived < u.assigned || u.pending_reads) return;
   if (!placer_.place(u)) { program_waiters_.push_back(unit); return; }
   u.state = UnitState::Programming;
   // A unit larger than a program unit (a big logical page) goes as consecutive programs
   // into consecutive pages of one block.
   const uint64_t seq = flash_.next_sequence();
-  const uint32_t page_spp = shape_.hybrid ? u.capacity : shape_.spp;  // hybrid: a unit is one page of its pool's size
+  const uint32_t page_spp = hybrid_ ? u.capacity : spp_;  // hybrid: a unit is one page of its pool's size
   const uint32_t prog = params_.program_pages * page_spp;
   u.programs_pending = u.capacity / prog;
   u.program_failed = false;
@@ -183,7 +119,7 @@ void WriteCache::try_program(uint32_t unit) {
 }
 
 void WriteCache::programmed(uint32_t unit, FlashStatus status) {
-  Unit& u = units_[unit];
+  Unit& u = table_.units_[unit];
   if (status != FlashStatus::Ok) u.program_failed = true;
   if (--u.programs_pending) return;  // the unit's other programs are still going
   BlockInfo& b = blocks_.info(u.block);
@@ -219,7 +155,7 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
         copy_obsolete(u.old_ppa[s]);  // the new copy is on NAND: the one it supersedes may go
         u.old_ppa[s] = L2pMap::kUnmapped;
       }
-      if (u.fua_tag[s] != kNoTag) durable_->fua_sector_programmed(u.fua_tag[s]);
+      if (u.fua_tag[s] != CacheUnits::kNoTag) durable_->fua_sector_programmed(u.fua_tag[s]);
     } else {
       gc_.moved(lba, u.old_ppa[s], ppa);
     }
@@ -236,14 +172,7 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
 }
 
 void WriteCache::release(uint32_t unit) {
-  Unit& u = units_[unit];
-  u.state = UnitState::Free;
-  if (shape_.hybrid) {
-    for (uint32_t k = 1; k < u.capacity; ++k) units_[unit + k].absorbed = 0;
-    slot_runs_->release(unit, u.capacity > 1);
-  } else {
-    free_units_.push_back(unit);
-  }
+  table_.free(unit);
   gc_.units_freed();  // a freed unit may unblock GC first (it frees blocks), then host writes
   if (freed_) freed_->units_freed();
 }
@@ -255,22 +184,12 @@ void WriteCache::retry_programs() {
   for (size_t n = program_waiters_.size(); n > 0; --n) {
     const uint32_t unit = program_waiters_.front();
     program_waiters_.pop_front();
-    const Unit& u = units_[unit];
-    const bool pooled = u.stream == WriteStream::Host && u.pool == kNone && !u.gc_privilege;
+    const Unit& u = table_.units_[unit];
+    const bool pooled = u.stream == WriteStream::Host && u.pool == CacheUnits::kNone && !u.gc_privilege;
     if (pooled && u.capacity == refused) { program_waiters_.push_back(unit); continue; }
     try_program(unit);
     if (pooled && !program_waiters_.empty() && program_waiters_.back() == unit) refused = u.capacity;
   }
-}
-
-bool WriteCache::busy() const {
-  for (const auto& u : units_) if (u.state == UnitState::Programming || u.state == UnitState::Sealed) return true;
-  return false;
-}
-
-void WriteCache::count_states(uint32_t (&states)[4]) const {
-  for (uint32_t& n : states) n = 0;
-  for (const auto& u : units_) ++states[uint32_t(u.state)];
 }
 
 void WriteCache::visit_stats(StatsVisitor& v) const {

@@ -76,7 +76,7 @@ void WriteEngine::request_data(uint8_t tag) {
     const bool large = hybrid && shares_->pool_for(chunk, blocks_);
     uint32_t& filling = hybrid ? host_units_[large] : filling_unit(lba);
     if (filling == kNone) {
-      filling = cache_.allocate(WriteStream::Host, false, large);
+      filling = cache_.units().allocate(WriteStream::Host, false, large);
       if (filling == kNone) {
         // Static mapping: partly filled units of other pools must not hold the cache forever.
         if (alloc_.static_mapping())
@@ -90,32 +90,32 @@ void WriteEngine::request_data(uint8_t tag) {
         if (!t.waiting) { t.waiting = true; waiters_.push_back(tag); }
         return;
       }
-      if (alloc_.static_mapping()) cache_.place(filling).pool = alloc_.pool_of(lba / lp);
+      if (alloc_.static_mapping()) cache_.units().place(filling).pool = alloc_.pool_of(lba / lp);
     }
     const uint32_t unit = filling;
     const bool host = lba >= t.lba && lba < cmd_end;
     uint64_t run_end = host ? cmd_end : lba < t.lba ? t.lba : span_end;
     if (alloc_.static_mapping()) run_end = std::min(run_end, (lba / lp + 1) * lp);
     if (hybrid) run_end = std::min<uint64_t>(run_end, lba + (chunk ? large_slots : 1));
-    const uint32_t n = uint32_t(std::min<uint64_t>(cache_.room(unit), run_end - lba));
+    const uint32_t n = uint32_t(std::min<uint64_t>(cache_.units().room(unit), run_end - lba));
     if (host) {
-      const uint32_t pos = cache_.stage(unit, n);
+      const uint32_t pos = cache_.units().stage(unit, n);
       const uint32_t offset = uint32_t(lba - t.lba);
       for (uint32_t i = 0; i < n; ++i) {
-        const WriteCache::Slot s = cache_.slot(unit, pos + i);
+        const CacheUnits::Slot s = cache_.units().slot(unit, pos + i);
         s.lba = lba + i;
-        s.fua_tag = t.fua ? tag : WriteCache::kNoTag;
+        s.fua_tag = t.fua ? tag : CacheUnits::kNoTag;
       }
       hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
       latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
-      hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(cache_.buffer_slot(unit, pos)),
+      hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(cache_.units().buffer_slot(unit, pos)),
                             n * uint32_t(kSectorBytes), write_token(unit, pos, n));
       ++t.out_requests;
     } else {
       fill_.fill(unit, lba, n);
     }
     t.span_staged += n;
-    if ((cache_.room(unit) == 0 || hybrid) && filling == unit) {  // hybrid: a unit holds one piece
+    if ((cache_.units().room(unit) == 0 || hybrid) && filling == unit) {  // hybrid: a unit holds one piece
       filling = kNone;
       cache_.seal(unit);
     }
@@ -140,7 +140,7 @@ void WriteEngine::data_out_done(uint8_t tag, uint64_t token) {
   // FUA: the data must reach NAND before the response; close the unit holding its tail.
   for (uint32_t& filling : host_units_) {
     if (filling == kNone) continue;
-    if (cache_.holds_fua(filling, tag)) {
+    if (cache_.units().holds_fua(filling, tag)) {
       const uint32_t tail = filling;
       filling = kNone;
       cache_.seal(tail);
@@ -220,7 +220,7 @@ void WriteEngine::finish_unmap(uint8_t tag) {
       const uint32_t e = map_.get(lba + i);
       if (e == L2pMap::kUnmapped) continue;
       if (L2pMap::is_cached(e)) {
-        const WriteCache::Slot cached = cache_.cached(e);
+        const CacheUnits::Slot cached = cache_.units().cached(e);
         cache_.copy_obsolete(cached.old_ppa);
         cached.old_ppa = L2pMap::kUnmapped;
       }

@@ -95,13 +95,13 @@ struct Rig : PartFixture {
     return b;
   }
   // A host unit given `lbas` whose data arrived (FUA tag or none).
-  uint32_t host_unit(const std::vector<uint64_t>& lbas, uint8_t fua_tag = WriteCache::kNoTag) {
-    const uint32_t unit = cache.allocate(WriteStream::Host, false);
-    REQUIRE(unit != WriteCache::kNone);
-    const uint32_t pos = cache.stage(unit, uint32_t(lbas.size()));
+  uint32_t host_unit(const std::vector<uint64_t>& lbas, uint8_t fua_tag = CacheUnits::kNoTag) {
+    const uint32_t unit = cache.units().allocate(WriteStream::Host, false);
+    REQUIRE(unit != CacheUnits::kNone);
+    const uint32_t pos = cache.units().stage(unit, uint32_t(lbas.size()));
     for (uint32_t i = 0; i < lbas.size(); ++i) {
-      cache.slot(unit, pos + i).lba = lbas[i];
-      cache.slot(unit, pos + i).fua_tag = fua_tag;
+      cache.units().slot(unit, pos + i).lba = lbas[i];
+      cache.units().slot(unit, pos + i).fua_tag = fua_tag;
     }
     cache.host_data_arrived(unit, pos, uint32_t(lbas.size()));
     return unit;
@@ -218,14 +218,14 @@ TEST_CASE("Write cache: host data goes to NAND, the map follows it and the super
   const uint32_t old_block = r.data_block(0, 0);
   const uint32_t old_ppa = r.map.get(1);
   const uint32_t unit = r.host_unit({1, 2, 3}, 9);
-  CHECK(r.map.get(1) == L2pMap::cached(r.cache.buffer_slot(unit, 0)));
+  CHECK(r.map.get(1) == L2pMap::cached(r.cache.units().buffer_slot(unit, 0)));
   CHECK(r.blocks.info(old_block).valid == 16);  // the NAND copies stay valid while the data is cached
   r.cache.seal(unit);
   CHECK(r.cache.wait_for_host_units(4) == 1);  // a SYNCHRONIZE CACHE waits for the sealed unit
   CHECK(r.cache.stats().padding_sectors == 1);
-  CHECK(r.cache.busy());
+  CHECK(r.cache.units().busy());
   r.hw.run();
-  CHECK_FALSE(r.cache.busy());
+  CHECK_FALSE(r.cache.units().busy());
   REQUIRE(L2pMap::is_physical(r.map.get(1)));
   CHECK(r.blocks.layout().block_of(r.map.get(1)) != old_block);
   CHECK(r.map.get(2) == r.map.get(1) + 1);
@@ -246,14 +246,14 @@ TEST_CASE("Write cache: data overwritten in the cache takes over the NAND copy i
   const uint32_t nand = r.map.get(5);
   const uint32_t first = r.host_unit({5});
   const uint32_t second = r.host_unit({5});
-  CHECK(r.cache.slot(first, 0).old_ppa == L2pMap::kUnmapped);
-  CHECK(r.cache.slot(second, 0).old_ppa == nand);
-  CHECK(r.cache.cached(r.map.get(5)).old_ppa == nand);
+  CHECK(r.cache.units().slot(first, 0).old_ppa == L2pMap::kUnmapped);
+  CHECK(r.cache.units().slot(second, 0).old_ppa == nand);
+  CHECK(r.cache.units().cached(r.map.get(5)).old_ppa == nand);
   r.cache.seal(first);
   r.hw.run();
   // The older cached copy reached NAND, but the map stays on the newer one; the NAND copy
   // it supersedes stays valid until that one is programmed.
-  CHECK(r.map.get(5) == L2pMap::cached(r.cache.buffer_slot(second, 0)));
+  CHECK(r.map.get(5) == L2pMap::cached(r.cache.units().buffer_slot(second, 0)));
   CHECK(r.blocks.info(old_block).valid == 16);
   r.cache.seal(second);
   r.hw.run();
@@ -265,18 +265,18 @@ TEST_CASE("Write cache: host data leaves GC the last unit, and a failed program 
           "[firmware][write]") {
   Rig r;
   std::vector<uint32_t> units;
-  for (uint32_t i = 0; i < 3; ++i) units.push_back(r.cache.allocate(WriteStream::Host, false));
-  CHECK(std::find(units.begin(), units.end(), WriteCache::kNone) == units.end());
-  CHECK(r.cache.allocate(WriteStream::Host, false) == WriteCache::kNone);
-  const uint32_t gc = r.cache.allocate(WriteStream::Gc, true);
-  REQUIRE(gc != WriteCache::kNone);
+  for (uint32_t i = 0; i < 3; ++i) units.push_back(r.cache.units().allocate(WriteStream::Host, false));
+  CHECK(std::find(units.begin(), units.end(), CacheUnits::kNone) == units.end());
+  CHECK(r.cache.units().allocate(WriteStream::Host, false) == CacheUnits::kNone);
+  const uint32_t gc = r.cache.units().allocate(WriteStream::Gc, true);
+  REQUIRE(gc != CacheUnits::kNone);
   r.cache.release(gc);
 
-  r.cache.slot(units[0], r.cache.stage(units[0], 1)).lba = 40;
+  r.cache.units().slot(units[0], r.cache.units().stage(units[0], 1)).lba = 40;
   r.cache.host_data_arrived(units[0], 0, 1);
   r.hw.fail_next_program_ = true;
   r.cache.seal(units[0]);
-  const uint32_t failed = r.cache.place(units[0]).block;
+  const uint32_t failed = r.cache.units().place(units[0]).block;
   r.hw.run();
   CHECK(r.flash.stats_program_failures() == 1);
   CHECK(r.blocks.info(failed).retire_after_gc);
@@ -318,15 +318,15 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   const uint32_t from = r.blocks.layout().ppa(victim, 1, 0);
   const uint64_t at = r.gc_units.gc_stage(unit, from, 2, pos);
   CHECK(pos == 0);
-  CHECK(at == slot_address(r.cache.buffer_slot(unit, 0)));
+  CHECK(at == slot_address(r.cache.units().buffer_slot(unit, 0)));
   CHECK(r.gc_units.gc_unit_room(unit) == 2);
   PageOob oob;
   oob.lba[0] = 104;
   oob.lba[1] = 105;
   oob.data_seq[0] = oob.data_seq[1] = 7;
   r.gc_units.gc_data_arrived(unit, pos, 2, oob);
-  CHECK(r.cache.slot(unit, 1).lba == 105);
-  CHECK(r.cache.slot(unit, 1).data_seq == 7);
+  CHECK(r.cache.units().slot(unit, 1).lba == 105);
+  CHECK(r.cache.units().slot(unit, 1).data_seq == 7);
   r.gc_units.gc_seal(unit);
   r.hw.run();
   REQUIRE(r.l.moves.size() == 2);
@@ -344,7 +344,7 @@ TEST_CASE("GC units: moved data keeps its LBA and age, and the map follows a liv
   const uint32_t nand105 = r.map.get(105);
   r.host_unit({105});
   CHECK(r.gc_units.gc_follow_move(105, nand105, r.l.moves[1][2]));
-  CHECK(r.cache.cached(r.map.get(105)).old_ppa == r.l.moves[1][2]);
+  CHECK(r.cache.units().cached(r.map.get(105)).old_ppa == r.l.moves[1][2]);
   CHECK_FALSE(r.gc_units.gc_follow_move(106, from, to));  // 106 never lived at `from`
 }
 
@@ -354,21 +354,21 @@ TEST_CASE("Read-modify-write fill: the rest of a logical page from NAND (one rea
   r.data_block(0, 0);
   r.host_unit({1});                     // LBA 1 newer in the cache
   r.map.set(2, L2pMap::kUnmapped);      // LBA 2 never written (as if unmapped)
-  const uint32_t unit = r.cache.allocate(WriteStream::Host, false);
+  const uint32_t unit = r.cache.units().allocate(WriteStream::Host, false);
   r.fill.fill(unit, 0, 4);           // LBAs 0..3: NAND, cache, zeros, NAND
-  CHECK(r.cache.room(unit) == 0);
+  CHECK(r.cache.units().room(unit) == 0);
   CHECK(r.hw.data_reads_ == 2);         // the unmapped and cached sectors split the NAND run
   CHECK(r.fill.stats().flash_sectors == 2);
   CHECK(r.fill.stats().cache_sectors == 1);
-  CHECK(r.map.get(1) == L2pMap::cached(r.cache.buffer_slot(unit, 1)));  // copied: the cache's copy moves along
-  CHECK(r.cache.slot(unit, 2).lba == kNoLba);
+  CHECK(r.map.get(1) == L2pMap::cached(r.cache.units().buffer_slot(unit, 1)));  // copied: the cache's copy moves along
+  CHECK(r.cache.units().slot(unit, 2).lba == kNoLba);
   CHECK(L2pMap::is_physical(r.map.get(0)));  // NAND data: the map moves once it is read
   // LBA 3 is rewritten while its fill read is in flight: the newer copy stands.
   const uint32_t newer = r.host_unit({3});
   r.hw.run();
-  CHECK(r.map.get(0) == L2pMap::cached(r.cache.buffer_slot(unit, 0)));
-  CHECK(r.cache.slot(unit, 3).lba == kNoLba);
-  CHECK(r.map.get(3) == L2pMap::cached(r.cache.buffer_slot(newer, 0)));
+  CHECK(r.map.get(0) == L2pMap::cached(r.cache.units().buffer_slot(unit, 0)));
+  CHECK(r.cache.units().slot(unit, 3).lba == kNoLba);
+  CHECK(r.map.get(3) == L2pMap::cached(r.cache.units().buffer_slot(newer, 0)));
   r.cache.seal(unit);  // all its data is in: sealed, it is programmed
   r.hw.run();
   CHECK(L2pMap::is_physical(r.map.get(0)));
@@ -377,7 +377,7 @@ TEST_CASE("Read-modify-write fill: the rest of a logical page from NAND (one rea
 TEST_CASE("Read-modify-write fill: larger runs become single reads of consecutive sectors", "[firmware][write]") {
   Rig r;
   r.data_block(0, 0);
-  const uint32_t unit = r.cache.allocate(WriteStream::Host, false);
+  const uint32_t unit = r.cache.units().allocate(WriteStream::Host, false);
   r.fill.fill(unit, 2, 4);  // LBAs 2..5: sectors 2-3 of page 0, 0-1 of page 1
   CHECK(r.hw.data_reads_ == 2);
   r.cache.seal(unit);
