@@ -145,7 +145,7 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--quiet", run.quiet, "no summary on stdout");
   run_cmd->add_flag("--progress", run.force_progress, "progress line on stderr even when it is no terminal");
   run_cmd->add_option("--waves", run.waves,
-                      "device-level waves: FILE.vcd or FILE.fst (dies, channels, link, queues, L2P counters); "
+                      "device-level waves: FILE.vcd or FILE.fst (dies, channels, link, queues, L2P counters, device power); "
                       "relative names go in --out");
   run_cmd->add_option("--timeline", run.timeline,
                       "transaction timeline FILE.json (Chrome trace events: open in ui.perfetto.dev); "

@@ -1,6 +1,7 @@
 #include "platform/run_statistics.h"
 #include "platform/ufs_platform.h"
 #include "common/sim_time.h"
+#include "common/trace_recorder.h"
 #include <algorithm>
 #include <cmath>
 
@@ -110,6 +111,18 @@ void RunStatistics::mark_busy_start(const UfsPlatform& platform) {
   energy_platform_ = &platform;
   energy_last_ = energy_at_start_;
   energy_last_interval_ = 0;
+  if (power_trace_) power_trace_->hold_from(energy_last_.at_ps);
+}
+
+void RunStatistics::trace_power(TraceRecorder* trace, const std::string& scope) {
+  power_signal_ = trace ? trace->integer(scope, "power_uw", "device") : -1;
+  power_trace_ = power_signal_ >= 0 ? trace : nullptr;
+}
+
+void RunStatistics::set_power(uint64_t at_ps, int64_t uw) {
+  if (!power_trace_ || uw == power_uw_) return;
+  power_trace_->change(power_signal_, at_ps, uw - power_uw_);
+  power_uw_ = uw;
 }
 
 void RunStatistics::sample_energy(uint64_t at_ps) {
@@ -120,6 +133,9 @@ void RunStatistics::sample_energy(uint64_t at_ps) {
   const EnergyModel model(energy_platform_->config().energy);
   const double uj = model.breakdown(EnergyCollector::activity(*energy_platform_, energy_last_, now, 0, 0)).total_uj();
   series_.record_energy(energy_last_.at_ps - start_ps_, at_ps - start_ps_, uj);
+  // uJ / s = uW; the span is known only now, so its change goes back to the last sample.
+  set_power(energy_last_.at_ps, std::llround(uj / (double(at_ps - energy_last_.at_ps) * 1e-12)));
+  if (power_trace_) power_trace_->hold_from(at_ps);
   energy_last_ = now;
   energy_last_interval_ = (at_ps - start_ps_) / series_.interval_ps();
 }
@@ -127,6 +143,7 @@ void RunStatistics::sample_energy(uint64_t at_ps) {
 void RunStatistics::finish_energy_series(const UfsPlatform& platform, uint64_t end_ps) {
   if (energy_platform_ != &platform) return;
   sample_energy(end_ps);
+  set_power(energy_last_.at_ps, 0);  // the measured phase is over
 }
 
 nlohmann::json RunStatistics::utilisation_json(const UfsPlatform& p, const BusySnapshot& from, const BusySnapshot& to,

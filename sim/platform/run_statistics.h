@@ -17,6 +17,7 @@
 
 namespace ufs {
 
+class TraceRecorder;
 class UfsPlatform;
 
 class RunStatistics : public HostObserver {
@@ -34,6 +35,10 @@ class RunStatistics : public HostObserver {
   void mark_busy_start(const UfsPlatform& platform);
   // The time series' power: the energy from the last counter sample to the end.
   void finish_energy_series(const UfsPlatform& platform, uint64_t end_ps);
+  // The same power as a wave signal, `scope`.power_uw (uW, an integer; also a counter track
+  // on the timeline): between two counter samples it holds the span's mean power, so its
+  // integral over the measured phase is the time series' energy. 0 outside the measured phase.
+  void trace_power(TraceRecorder* trace, const std::string& scope);
   void set_stream_names(std::vector<std::string> names) { stream_names_ = std::move(names); }
 
   Scoreboard* scoreboard() { return scoreboard_.get(); }
@@ -62,6 +67,10 @@ class RunStatistics : public HostObserver {
   const UfsPlatform* energy_platform_ = nullptr;
   EnergyCounters energy_last_;
   uint64_t energy_last_interval_ = 0;
+  TraceRecorder* power_trace_ = nullptr;
+  int power_signal_ = -1;
+  int64_t power_uw_ = 0;  // the signal's value
+  void set_power(uint64_t at_ps, int64_t uw);
   void sample_energy(uint64_t at_ps);
   std::unique_ptr<Scoreboard> scoreboard_;
   LatencyHistogram by_op_[4];

@@ -300,7 +300,10 @@ RunResult run_simulation(const RunOptions& o) {
     apps->set_map_probe([&fw](uint8_t tag) { return fw.latency_split().waited_for_map(tag); });
     platform->host.set_app_tracker(apps.get());
   }
-  if (observe) platform->enable_trace(trace_opts, names);
+  if (observe) {
+    platform->enable_trace(trace_opts, names);
+    stats.trace_power(platform->trace(), std::string(platform->name()) + ".energy");
+  }
 
   RunController controller("controller", *platform, stats, precondition, measured, plan.runtime_ps, &deadline,
                             &measured_base, spo_ps);
@@ -331,6 +334,8 @@ RunResult run_simulation(const RunOptions& o) {
                              (platform->on_iss() ? std::string("(on the ISS: not readable from the host)")
                                                  : platform->firmware().debug_state()));
 
+  const uint64_t end_ps = sc_core::sc_time_stamp().value();
+  stats.finish_energy_series(*platform, end_ps);  // before the waves close: the power's last span
   for (const std::string& problem : platform->finish_trace())
     std::fprintf(stderr, "ufs-sim: warning: %s\n", problem.c_str());
   for (const auto* phase : {&precondition, &measured})
@@ -346,8 +351,6 @@ RunResult run_simulation(const RunOptions& o) {
   if (apps) apps->finish();
   RunResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const uint64_t end_ps = sc_core::sc_time_stamp().value();
-  stats.finish_energy_series(*platform, end_ps);
   result.stats = stats.to_json(*platform, end_ps, result.wall_seconds);
   if (apps) result.stats["apps"] = app_launch_json(*apps);
   result.peak_rss_kib = peak_rss_kib();

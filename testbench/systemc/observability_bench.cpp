@@ -18,6 +18,7 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "common/log.h"
+#include "common/sim_time.h"
 #include "common/trace_recorder.h"
 #include "config/config_tree.h"
 #include "platform/platform_config.h"
@@ -378,6 +379,67 @@ TEST_CASE("The recorder turns intervals booked out of order into ordered waves a
   }
   CHECK(counter == Steps{{0, 0}, {10, 1}, {700, 3}});
   fs::remove_all(dir);
+}
+
+TEST_CASE("A sampler holding write-outs back records a span's value at its start, not late", "[observability]") {
+  const std::string dir = temp_dir("hold");
+  using Steps = std::vector<std::pair<uint64_t, uint64_t>>;
+  const sc_core::sc_time now(1000, sc_core::SC_PS);
+  sim_time_detail::g_wheel_now = &now;  // simulated time stands at 1000 ps
+  uint64_t late = 0;
+  {
+    TraceRecorderOptions t;
+    t.waves_path = dir + "/h.vcd";
+    TraceRecorder rec(t);
+    const int busy = rec.wire("top", "busy");
+    const int power = rec.integer("top", "power");
+    rec.hold_from(500);  // the sampler's last sample
+    // Enough changes to force a write-out (1M buffered): it must stop at 500, not at now.
+    for (int i = 0; i < (1 << 20) + 8; ++i) rec.change(busy, 900, i % 2 ? -1 : +1);
+    rec.change(power, 500, +7);  // the span [500, 1000) known only now
+    rec.change(power, 1000, -7);
+    late = rec.late_changes();
+    CHECK(rec.finish().empty());
+  }
+  sim_time_detail::g_wheel_now = nullptr;
+  CHECK(late == 0);
+  const VcdInfo v = parse_vcd(read_file(dir + "/h.vcd"));
+  INFO(v.error);
+  REQUIRE(v.error.empty());
+  CHECK(v.values.at("top.power") == Steps{{0, 0}, {500, 7}, {1000, 0}});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("The waves carry the device power, and its integral is the measured phase's energy",
+          "[observability][energy]") {
+  const std::string out = temp_dir("power");
+  RunOptions o = small_run(out);
+  o.waves = "w.vcd";
+  o.timeline = "t.json";
+  run_simulation(o);
+  const nlohmann::json stats = nlohmann::json::parse(read_file(out + "/stats.json"));
+  const VcdInfo v = parse_vcd(read_file(out + "/w.vcd"));
+  INFO(v.error);
+  REQUIRE(v.error.empty());
+  REQUIRE(v.values.count("ufs.energy.power_uw"));
+  const auto& steps = v.values.at("ufs.energy.power_uw");
+  CHECK(steps.size() > 5);
+  CHECK(steps.back().second == 0);  // back to 0 when the measured phase ends
+  // Integral of the step signal: uW x ps -> uJ.
+  long double uj = 0;
+  for (size_t i = 0; i + 1 < steps.size(); ++i)
+    uj += (long double)steps[i].second * (long double)(steps[i + 1].first - steps[i].first) * 1e-12L;
+  const double total = stats["energy"]["total_uj"].get<double>();
+  REQUIRE(total > 0);
+  CHECK(double(uj) == Approx(total).epsilon(1e-4));  // measured 1.9e-5 (rounding to uW, clamps)
+  CHECK(double(v.max_value.at("ufs.energy.power_uw")) * 1e-3 >= stats["energy"]["mean_power_mw"].get<double>());
+  // The same power as a counter track on the timeline.
+  const nlohmann::json doc = nlohmann::json::parse(read_file(out + "/t.json"));
+  uint64_t counters = 0;
+  for (const auto& e : doc["traceEvents"])
+    if (e["ph"] == "C" && e["name"] == "power_uw") ++counters;
+  CHECK(counters + 1 >= steps.size());
+  fs::remove_all(out);
 }
 
 TEST_CASE("FST waves without vcd2fst on PATH are refused up front, naming how to get it", "[observability]") {

@@ -267,7 +267,7 @@ void TraceRecorder::change(int signal, uint64_t at, int64_t delta) {
   }
   pending_.push_back(Change{at, uint32_t(signal), int32_t(delta)});
   if (pending_.size() >= flush_at_) {
-    flush(ps(sim_now()));
+    flush(std::min(ps(sim_now()), hold_ps_));
     // Changes booked far ahead stay buffered: do not sort them again at every call.
     flush_at_ = std::max(kFlushAt, 2 * pending_.size());
   }

@@ -126,6 +126,10 @@ class TraceRecorder {
   void busy(int signal, const sc_core::sc_time& start, const sc_core::sc_time& end) {
     busy(signal, ps(start), ps(end));
   }
+  // A sampler that learns a span's value only once the span has ended (the device power,
+  // from the energy model between two counter samples) records changes back to its last
+  // sample: write-outs before the run's end stop at `at_ps`, so those changes are not late.
+  void hold_from(uint64_t at_ps) { hold_ps_ = at_ps; }
 
   // Writes what is left, closes both files and converts to FST if asked. Returns the
   // problems met (empty when all went well). Called by the destructor if not before.
@@ -178,6 +182,7 @@ class TraceRecorder {
   std::vector<Change> pending_;
   size_t flush_at_ = size_t(1) << 20;  // buffered changes that trigger a write-out
   uint64_t flushed_until_ = 0;  // changes before this time are written
+  uint64_t hold_ps_ = std::numeric_limits<uint64_t>::max();  // hold_from
   bool output_started_ = false;
   bool finished_ = false;
   uint64_t late_changes_ = 0;
