@@ -50,7 +50,9 @@ struct FirmwareParams {
   // die's room above block size x the fraction of its victim's valid data left), and host
   // data and map pages may use the room GC's victim does not need (the last free block, a
   // unit of GC's open block); false: host data takes the die's free blocks down to the last
-  // one at full speed, then waits for whole victims.
+  // one at full speed, then waits for whole victims. Not applied with hybrid page size (two
+  // pools) or gc_copy_back (GC writes a block per plane). Off by default: the GC-need hard
+  // limit doubles write p99 on the idle-gc study's threshold-GC trace replays (issue 14 note s18).
   bool gc_host_pacing = false;
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks

@@ -16,7 +16,10 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       shares_(shares),
       wear_(hal, params, blocks),
       selector_(hal, params, blocks, shares, wear_),
-      gate_(blocks, params.gc_host_pacing && !blocks.layout().hybrid(), params.write_unit_sectors(blocks.layout().geometry()), erased),
+      // Not with hybrid page size (two pools) or copy-back (GC writes a block per plane): GC's
+      // need is then more than one write point's room (gc/host_pacing.h).
+      gate_(blocks, params.gc_host_pacing && !blocks.layout().hybrid() && !params.gc_copy_back,
+            params.write_unit_sectors(blocks.layout().geometry()), erased),
       mover_(hal, params, blocks, flash, units, gate_, *this),
       gc_(blocks.layout().geometry().dies()) {}
 

@@ -604,6 +604,18 @@ TEST_CASE("GC copy-back: random mixed I/O through GC moves pages inside their pl
   CHECK(s.clean_ps > 0);
 }
 
+// GC host pacing measures GC's need against one write point's room; copy-back writes a block
+// per plane, so with it the pacing stays off (a whole free block stays GC's). Applied here,
+// host data took the last free block of a plane's die and the device turned read-only.
+TEST_CASE("GC copy-back: random mixed I/O with GC host pacing asked for, every write accepted and intact",
+          "[firmware][gc][copyback]") {
+  FirmwareParams p = copy_back_params();
+  p.gc_host_pacing = true;
+  Rig r(p);
+  random_io_through_gc(r);  // every command GOOD, data intact
+  CHECK(r.fw.gc().stats().copy_backs > 1000);
+}
+
 TEST_CASE("GC copy-back: a failed copy-back retires its block and GC finishes through the buffer",
           "[firmware][gc][copyback]") {
   Rig r(copy_back_params());
