@@ -57,13 +57,17 @@ trap cleanup EXIT
 
 fresh_root() {  # fresh_root NAME: sets root to a copy of base with /proc, /sys, /dev, DNS and git
   root="$workdir/$1"
-  for m in proc sys dev/pts dev; do umount -l "$root/$m" 2>/dev/null || true; done
+  for m in proc sys dev/shm dev/pts dev; do umount -l "$root/$m" 2>/dev/null || true; done
   rm -rf "$root"
   cp -a "$base" "$root"
   mount -t proc proc "$root/proc" && mounted+=("$root/proc")
   mount -t sysfs sysfs "$root/sys" && mounted+=("$root/sys")
   mount --bind /dev "$root/dev" && mounted+=("$root/dev")
   mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
+  # A real system's /dev/shm is a tmpfs anyone may write (mode 1777); the bind of /dev shows
+  # only the directory under it, root's, where a normal user's Python cannot make the
+  # semaphores Dask's worker processes need (PermissionError in multiprocessing's SemLock).
+  mount -t tmpfs -o mode=1777 shm "$root/dev/shm" && mounted+=("$root/dev/shm")
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   cp -a "$workdir/ufs-tlm.git" "$root/srv/ufs-tlm.git"
   echo "$1: git for the clone (apt-get install git)"
