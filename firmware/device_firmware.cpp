@@ -38,6 +38,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
   writes_.set_reads(&reads_);
   cache_.set_durability_listener(&writes_);
   cache_.set_freed_listener(&writes_);
+  cache_.set_gc_units(&gc_.unit_events());  // GC units: the victim mover
   map_store_.set_dirty_sink(map_writer_);
   placement_.set_host_gate(&gc_.host_gate());  // host units at the pace of a die's foreground GC
   if (wb_) {

@@ -42,8 +42,8 @@ class ObsoleteCopyListener {
   virtual void copy_obsolete(uint32_t entry) = 0;
 };
 
-// The write cache about the units GC fills (GcUnits, gc/victim_mover.h) and the data
-// it supersedes.
+// The write cache about the units GC fills (GcUnits): told to the victim mover
+// (gc/victim_mover.h), which fills them.
 class GcUnitEvents {
  public:
   virtual ~GcUnitEvents() = default;
@@ -52,11 +52,17 @@ class GcUnitEvents {
   virtual void unit_programmed(uint32_t die, bool flush_unit) = 0;
   // A unit came free: dies waiting for one go on.
   virtual void units_freed() = 0;
-  // A sector of a victim on `die` became invalid: the victim may be empty now.
-  virtual void victim_may_be_empty(uint32_t die) = 0;
   // Units the dies cleaning a victim would take now (host data leaves them free): without
   // them, host units waiting for the blocks only GC frees fill the cache and GC crawls.
   virtual uint32_t units_wanted() const { return 0; }
+};
+
+// The collector: the victim on `die` may have no valid sector left and nothing in flight
+// (a sector of it became invalid, or its moves ended), so it may be erased.
+class VictimMoveListener {
+ public:
+  virtual ~VictimMoveListener() = default;
+  virtual void moves_may_be_done(uint32_t die) = 0;
 };
 
 // Idle time: every dirty map page in SRAM goes back to NAND (map/map_writer.h).

@@ -99,11 +99,6 @@ bool GarbageCollector::any_flushing() const {
   return false;
 }
 
-void GarbageCollector::unit_programmed(uint32_t die, bool /*flush_unit: counted alike*/) {
-  mover_.unit_programmed(die);
-  moves_may_be_done(die);
-}
-
 void GarbageCollector::moves_may_be_done(uint32_t die) {
   DieState& g = gc_[die];
   if (!g.active || !mover_.moved_all(die) || g.erasing) return;

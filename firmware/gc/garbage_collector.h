@@ -7,8 +7,9 @@
 //  - VictimMover (gc/victim_mover.h): the moves, through write-cache units or copy-back;
 //  - GcHostGate (gc/gc_host_gate.h): host units at the pace of a die's foreground GC;
 //  - WearMigration (gc/wear_migration.h): rate limiting's veto, cold-data migration.
-// The collector itself starts victims, erases them (its own flash client) and routes the
-// write cache's events about GC units (GcUnitEvents) to the mover.
+// The collector itself starts victims and erases them (its own flash client) once their
+// moves are done (VictimMoveListener); the write cache tells the mover about GC units
+// (GcUnitEvents, unit_events()).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -53,8 +54,7 @@ class VictimDoneListener {
 class GarbageCollector : public FlashClient,
                          public FreeSpaceListener,
                          public IdleTask,
-                         public GcUnitEvents,
-                         private VictimMoveListener {
+                         public VictimMoveListener {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, BlockManager& blocks, FlashPort& flash, GcUnits& units,
                    MapBlockCleaner& maps, GcEraseListener& erased, HybridPoolShares* shares);
@@ -72,12 +72,11 @@ class GarbageCollector : public FlashClient,
   void hold(bool on) { held_ = on; }                  // no new victims (preconditioning)
   void stop() { stopped_ = true; }                    // read-only device: nothing more is written
 
-  // GcUnitEvents: the write cache about its units and superseded data.
-  void units_freed() override { mover_.units_freed(); }
-  void victim_may_be_empty(uint32_t die) override { moves_may_be_done(die); }
-  void moved(uint64_t lba, uint32_t from, uint32_t to) override { mover_.moved(lba, from, to); }
-  void unit_programmed(uint32_t die, bool flush_unit) override;
-  uint32_t units_wanted() const override { return mover_.units_wanted(); }
+  // The write cache's events about the units GC fills go to the mover.
+  GcUnitEvents& unit_events() { return mover_; }
+  // VictimMoveListener: the die's victim may be empty (moves ended, or a sector of it became
+  // invalid): erase it once it is.
+  void moves_may_be_done(uint32_t die) override;
 
   // Host units on a die in foreground GC go at its pace (the placement's HostWriteGate).
   GcHostGate& host_gate() { return gate_; }
@@ -105,7 +104,6 @@ class GarbageCollector : public FlashClient,
   };
 
   bool check_pool(uint32_t die, bool large);  // true when a victim was taken
-  void moves_may_be_done(uint32_t die) override;  // erase the victim once it is empty
   void on_flash_done(uint64_t index, const FlashCompletion& c) override;  // the victim's erase
 
   Hal& hal_;

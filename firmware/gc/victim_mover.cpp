@@ -140,10 +140,11 @@ void VictimMover::moved(uint64_t lba, uint32_t from, uint32_t to) {
   units_.gc_follow_move(lba, from, to);
 }
 
-void VictimMover::unit_programmed(uint32_t die) {
+void VictimMover::unit_programmed(uint32_t die, bool /*flush_unit: counted alike*/) {
   if (sealed_[die]) --sealed_[die];
   gate_.retry(die);
   fill(die);  // the next unit, if it may
+  listener_.moves_may_be_done(die);
 }
 
 // Copy-back of the victim's page at the cursor (firmware.gc_copy_back); false when its

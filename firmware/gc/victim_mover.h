@@ -12,6 +12,7 @@
 #include "flash/flash_port.h"
 #include "ftl/block_manager.h"
 #include "ftl/gc_copy_back.h"
+#include "ftl/gc_events.h"
 #include "gc/gc_host_gate.h"
 #include "hal/hal.h"
 
@@ -51,14 +52,7 @@ class FlushPacer {
   virtual void slc_block_erased(uint32_t block) = 0;
 };
 
-// The collector: the die's victim may have no valid sector left and nothing in flight.
-class VictimMoveListener {
- public:
-  virtual ~VictimMoveListener() = default;
-  virtual void moves_may_be_done(uint32_t die) = 0;
-};
-
-class VictimMover : public FlashClient {
+class VictimMover : public FlashClient, public GcUnitEvents {
  public:
   struct Move {
     uint32_t victim = BlockManager::kNoBlock;
@@ -84,11 +78,12 @@ class VictimMover : public FlashClient {
   bool moved_all(uint32_t die) const { return dies_[die].scanned && dies_[die].reads_in_flight == 0; }
   const Move& move(uint32_t die) const { return dies_[die]; }
 
-  // The write cache's events about GC units (GcUnitEvents, through the collector).
-  void moved(uint64_t lba, uint32_t from, uint32_t to);
-  void unit_programmed(uint32_t die);
-  void units_freed();
-  uint32_t units_wanted() const;  // with host pacing: units the dies moving data would take now
+  // GcUnitEvents: the write cache about the units GC fills (a programmed unit may end the
+  // die's moves: the collector hears it).
+  void moved(uint64_t lba, uint32_t from, uint32_t to) override;
+  void unit_programmed(uint32_t die, bool flush_unit) override;
+  void units_freed() override;
+  uint32_t units_wanted() const override;  // with host pacing: units the dies moving data would take now
   uint32_t waiting_for_units() const { return uint32_t(unit_waiters_.size()); }
 
   std::string progress(uint32_t die, bool erasing) const;  // " cursor N[ scanned][ erasing] reads R"

@@ -3,11 +3,9 @@
 
 namespace ufs {
 
-CacheUnits::CacheUnits(const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot,
-                       const GcUnitEvents& gc)
+CacheUnits::CacheUnits(const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot)
     : shape_{params.write_unit_sectors(geometry), geometry.large_sectors_per_page(), first_slot,
-             geometry.hybrid() ? 1 : params.write_unit_sectors(geometry), geometry.hybrid()},
-      gc_(gc) {
+             geometry.hybrid() ? 1 : params.write_unit_sectors(geometry), geometry.hybrid()} {
   // Hybrid page size: one unit descriptor per write-cache slot; a small-page unit takes one
   // slot, a large-page unit an aligned run of `large` slots (the others absorbed).
   const uint32_t unit_count = params.write_cache_kib / 4 / shape_.stride;
@@ -64,7 +62,7 @@ uint32_t CacheUnits::allocate(WriteStream stream, bool may_use_reserve, bool lar
 // those the dies cleaning a victim would take now (issue 14 item 2), at most half the cache.
 size_t CacheUnits::host_reserve() const {
   const size_t n = units_.size(), unit = shape_.hybrid ? shape_.large : 1;
-  const size_t base = std::min<size_t>(2 * unit, n / 4), wanted = size_t(gc_.units_wanted()) * unit;
+  const size_t base = std::min<size_t>(2 * unit, n / 4), wanted = size_t(gc_ ? gc_->units_wanted() : 0) * unit;
   return std::min<size_t>(base + wanted, std::max<size_t>(n / 2, base));
 }
 

@@ -33,10 +33,10 @@ class CacheUnits {
     uint8_t& fua_tag;
   };
 
-  // The units take the data buffer's slots from `first_slot` on (params.write_cache_kib);
-  // `gc` says how many units the dies cleaning a victim would take now (the host's reserve).
-  CacheUnits(const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot,
-             const GcUnitEvents& gc);
+  // The units take the data buffer's slots from `first_slot` on (params.write_cache_kib).
+  CacheUnits(const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot);
+  // How many units the dies cleaning a victim would take now (the host's reserve grows by it).
+  void set_gc(const GcUnitEvents* gc) { gc_ = gc; }
 
   // A unit for `stream` (hybrid: a large-page unit when `large`), Filling; kNone when none is
   // free. Host data may not take the last units (may_use_reserve: GC's). flush: a
@@ -99,7 +99,7 @@ class CacheUnits {
     bool hybrid;
   };
   Shape shape_;
-  const GcUnitEvents& gc_;
+  const GcUnitEvents* gc_ = nullptr;
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
   std::unique_ptr<HybridSlotRuns> slot_runs_;  // hybrid: write-cache slots of small and large units

@@ -5,7 +5,7 @@ namespace ufs {
 
 WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot,
                        BlockManager& blocks, L2pMap& map, MapStore& store, FlashPort& flash, UnitPlacer& placer,
-                       GcUnitEvents& gc, FreeSpaceListener& space)
+                       VictimMoveListener& victims, FreeSpaceListener& space)
     : hal_(hal),
       params_(params),
       spp_(geometry.sectors_per_page()),
@@ -16,9 +16,9 @@ WriteCache::WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeomet
       flash_(flash),
       client_(flash.attach(*this)),
       placer_(placer),
-      gc_(gc),
+      victims_(victims),
       space_(space),
-      table_(params, geometry, first_slot, gc) {}
+      table_(params, geometry, first_slot) {}
 
 // Data is in the cache: point the map at it (the old copy on NAND becomes invalid).
 void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) {
@@ -76,7 +76,7 @@ void WriteCache::copy_obsolete(uint32_t e) {
   if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
   blocks_.mark_invalid(e);
   const uint32_t block = blocks_.layout().block_of(e);
-  if (blocks_.info(block).state == BlockState::Victim) gc_.victim_may_be_empty(blocks_.layout().die_of_block(block));
+  if (blocks_.info(block).state == BlockState::Victim) victims_.moves_may_be_done(blocks_.layout().die_of_block(block));
 }
 
 void WriteCache::seal(uint32_t unit) {
@@ -157,7 +157,7 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
       }
       if (u.fua_tag[s] != CacheUnits::kNoTag) durable_->fua_sector_programmed(u.fua_tag[s]);
     } else {
-      gc_.moved(lba, u.old_ppa[s], ppa);
+      gc_->moved(lba, u.old_ppa[s], ppa);
     }
   }
   if (u.stream == WriteStream::Host) stats_.host_page_sectors += u.capacity;
@@ -168,12 +168,12 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
   const bool gc_unit = u.stream == WriteStream::Gc || u.stream == WriteStream::Cold;
   const bool flush_unit = u.flush;
   release(unit);
-  if (gc_unit) gc_.unit_programmed(die, flush_unit);
+  if (gc_unit) gc_->unit_programmed(die, flush_unit);
 }
 
 void WriteCache::release(uint32_t unit) {
   table_.free(unit);
-  gc_.units_freed();  // a freed unit may unblock GC first (it frees blocks), then host writes
+  gc_->units_freed();  // a freed unit may unblock GC first (it frees blocks), then host writes
   if (freed_) freed_->units_freed();
 }
 

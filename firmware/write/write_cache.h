@@ -5,7 +5,7 @@
 // block and goes again elsewhere. While a unit is cached, each slot keeps the
 // NAND copy its data supersedes valid (a power loss before the program must find it).
 // Programmed host data moves the map to NAND and tells the DurabilityListener (FUA,
-// SYNCHRONIZE CACHE); programmed GC data goes to the collector (GcUnitEvents).
+// SYNCHRONIZE CACHE); programmed GC data goes to the victim mover (GcUnitEvents).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -53,7 +53,13 @@ class WriteCache final : public FlashClient, public ObsoleteCopyListener {
   // The cache takes the data buffer's slots from `first_slot` on (params.write_cache_kib).
   WriteCache(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint32_t first_slot,
              BlockManager& blocks, L2pMap& map, MapStore& store, FlashPort& flash, UnitPlacer& placer,
-             GcUnitEvents& gc, FreeSpaceListener& space);
+             VictimMoveListener& victims, FreeSpaceListener& space);
+  // The victim mover: moved data, programmed and freed units, the units GC wants (set once,
+  // before the first unit is allocated).
+  void set_gc_units(GcUnitEvents* gc) {
+    gc_ = gc;
+    table_.set_gc(gc);
+  }
   void set_durability_listener(DurabilityListener* l) { durable_ = l; }
   void set_freed_listener(UnitsFreedListener* l) { freed_ = l; }
   void set_write_booster(WriteBooster* wb) { wb_ = wb; }  // host sectors into SLC or TLC
@@ -103,7 +109,8 @@ class WriteCache final : public FlashClient, public ObsoleteCopyListener {
   FlashPort& flash_;
   uint32_t client_;
   UnitPlacer& placer_;
-  GcUnitEvents& gc_;
+  GcUnitEvents* gc_ = nullptr;
+  VictimMoveListener& victims_;
   FreeSpaceListener& space_;
   DurabilityListener* durable_ = nullptr;
   UnitsFreedListener* freed_ = nullptr;

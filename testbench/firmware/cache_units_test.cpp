@@ -19,7 +19,6 @@ struct Wanted : GcUnitEvents {
   void moved(uint64_t, uint32_t, uint32_t) override {}
   void unit_programmed(uint32_t, bool) override {}
   void units_freed() override {}
-  void victim_may_be_empty(uint32_t) override {}
   uint32_t units_wanted() const override { return wanted; }
 };
 // 32 KiB of write cache from slot 48: eight units of one 16 KiB page (4 sectors).
@@ -34,7 +33,8 @@ FirmwareParams small_cache() {
 TEST_CASE("Cache units: host data leaves GC a reserve that grows with what GC wants", "[firmware][cache-units]") {
   const FirmwareParams p = small_cache();
   Wanted gc;
-  CacheUnits units(p, part_geometry(), 48, gc);  // eight units
+  CacheUnits units(p, part_geometry(), 48);  // eight units
+  units.set_gc(&gc);
   CHECK(units.host_reserve() == 2);
   gc.wanted = 1;
   CHECK(units.host_reserve() == 3);
@@ -63,8 +63,7 @@ TEST_CASE("Cache units: host data leaves GC a reserve that grows with what GC wa
 
 TEST_CASE("Cache units: fillers stage slots, fill them and find them again by map entry", "[firmware][cache-units]") {
   const FirmwareParams p = small_cache();
-  Wanted gc;
-  CacheUnits units(p, part_geometry(), 48, gc);
+  CacheUnits units(p, part_geometry(), 48);
   const uint32_t u = units.allocate(WriteStream::Host, false);
   REQUIRE(u != CacheUnits::kNone);
   CHECK(units.room(u) == 4);
@@ -108,8 +107,7 @@ TEST_CASE("Cache units, hybrid page size: a large unit takes an aligned run of s
   FirmwareParams p;
   p.program_pages = 1;
   p.write_cache_kib = 64;  // 16 slots: one descriptor each
-  Wanted gc;
-  CacheUnits units(p, g, 48, gc);
+  CacheUnits units(p, g, 48);
   const uint32_t small = units.allocate(WriteStream::Host, true);
   const uint32_t large = units.allocate(WriteStream::Host, true, true);
   REQUIRE(small != CacheUnits::kNone);

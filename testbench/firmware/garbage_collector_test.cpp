@@ -141,7 +141,7 @@ struct Rig {
     hw.attach(&events);
     events.port = &flash;
     gc = std::make_unique<GarbageCollector>(hw, params, blocks, flash, units, maps, erased, nullptr);
-    units.gc = gc.get();
+    units.gc = &gc->unit_events();
     if (slc_blocks) {
       blocks.reserve_slc(slc_blocks);
       params.writebooster.enabled = true;
@@ -321,7 +321,7 @@ TEST_CASE("GC: a die keeps at most gc_units_per_die units waiting to be programm
     Rig r("greedy");
     r.params.gc_units_per_die = limit;  // read by the collector built below
     r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
-    r.units.gc = r.gc.get();
+    r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // 3 units' worth each; free blocks fall below 4
     r.units.hold = true;
@@ -355,7 +355,7 @@ TEST_CASE("GC: with no unit free the die waits, and goes on once one is freed", 
   CHECK(r.gc->mover().waiting_for_units() == 1);
   CHECK_FALSE(r.gc->idle());
   r.units.none_free = false;
-  r.gc->units_freed();
+  r.gc->unit_events().units_freed();
   r.hw.run();
   CHECK(r.gc->mover().waiting_for_units() == 0);
   CHECK(r.hw.erases_ == 1);
@@ -374,7 +374,7 @@ TEST_CASE("GC: a map block's pages go to the map writer, the block is erased onc
   CHECK(r.maps.asked == std::vector<std::pair<uint32_t, uint32_t>>{{0, map_block}});
   CHECK(r.hw.flash_ops_ == 0);  // no reads: the map writer moves the pages
   for (uint32_t s = 0; s < 2; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(map_block, 0, s));
-  r.gc->victim_may_be_empty(0);
+  r.gc->moves_may_be_done(0);
   r.hw.run();
   CHECK(r.hw.erases_ == 1);
   CHECK(r.blocks.info(map_block).state == BlockState::Free);
@@ -499,7 +499,7 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     Rig r("greedy");
     r.params.gc_host_pacing = paced;  // read by the collector's gate as it is built
     r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
-    r.units.gc = r.gc.get();
+    r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4: 3 left
     CHECK(r.gc->host_gate().host_may_place(0));      // no GC yet: nothing to wait for
@@ -657,19 +657,13 @@ TEST_CASE("GC host gate: refusals counted, a die that refused retries once its G
 TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per die, the collector told",
           "[firmware][gc][gc-parts]") {
   Rig r("greedy");
-  struct Told : VictimMoveListener, GcUnitEvents {
-    VictimMover* mover = nullptr;
+  struct Told : VictimMoveListener {
     uint32_t maybe_done = 0;
     void moves_may_be_done(uint32_t) override { ++maybe_done; }
-    void moved(uint64_t lba, uint32_t from, uint32_t to) override { mover->moved(lba, from, to); }
-    void unit_programmed(uint32_t die, bool) override { mover->unit_programmed(die); }
-    void units_freed() override { mover->units_freed(); }
-    void victim_may_be_empty(uint32_t) override {}
   } told;
   GcHostGate gate(r.blocks, false, 4, r.erased);
   VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
-  told.mover = &mover;
-  r.units.gc = &told;
+  r.units.gc = &mover;  // the units tell the mover itself
   const uint32_t victim = r.data_block(10, 0);  // pages 0 and 1 whole, two sectors of page 2
   r.blocks.info(victim).state = BlockState::Victim;
   VictimMover::Move m;

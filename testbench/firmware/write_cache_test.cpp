@@ -32,7 +32,7 @@ bool configure(FirmwareParams& p, const std::string& mapping) {
 }
 
 // The collector's side and the other listeners, recording what they are told in order.
-struct Listeners : GcUnitEvents, FreeSpaceListener, DurabilityListener, UnitsFreedListener {
+struct Listeners : GcUnitEvents, VictimMoveListener, FreeSpaceListener, DurabilityListener, UnitsFreedListener {
   std::vector<std::string> log;
   std::vector<uint32_t> space;               // dies told their free space changed
   std::vector<uint8_t> fua, sync;            // tags told
@@ -40,7 +40,7 @@ struct Listeners : GcUnitEvents, FreeSpaceListener, DurabilityListener, UnitsFre
   void moved(uint64_t lba, uint32_t from, uint32_t to) override { moves.push_back({uint32_t(lba), from, to}); }
   void unit_programmed(uint32_t die, bool) override { log.push_back("gc unit programmed on die " + std::to_string(die)); }
   void units_freed() override { log.push_back("freed"); }
-  void victim_may_be_empty(uint32_t die) override { log.push_back("victim " + std::to_string(die)); }
+  void moves_may_be_done(uint32_t die) override { log.push_back("victim " + std::to_string(die)); }
   void free_space_changed(uint32_t die) override { space.push_back(die); }
   void fua_sector_programmed(uint8_t tag) override { fua.push_back(tag); }
   void sync_unit_programmed(uint8_t tag) override { sync.push_back(tag); }
@@ -73,6 +73,7 @@ struct Rig : PartFixture {
         fill(hw, params, blocks.layout(), map, flash, cache) {
     cache.set_durability_listener(&l);
     cache.set_freed_listener(&writers);
+    cache.set_gc_units(&l);
   }
   // A closed block on `die` holding LBAs [first, first + 16), all mapped to it.
   uint32_t data_block(uint32_t die, uint64_t first) {

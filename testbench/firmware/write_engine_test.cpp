@@ -29,11 +29,11 @@ bool configure(FirmwareParams& p, uint32_t logical_page_kib) {
   return true;
 }
 
-struct Collector : GcUnitEvents, FreeSpaceListener {
+struct Collector : GcUnitEvents, VictimMoveListener, FreeSpaceListener {
   void moved(uint64_t, uint32_t, uint32_t) override {}
   void unit_programmed(uint32_t, bool) override {}
   void units_freed() override {}
-  void victim_may_be_empty(uint32_t) override {}
+  void moves_may_be_done(uint32_t) override {}
   void free_space_changed(uint32_t) override {}
 };
 struct NoMisses : MapLookups {
@@ -95,6 +95,7 @@ struct Rig : PartFixture {
     hooks.writes = &writes;
     cache.set_durability_listener(&writes);
     cache.set_freed_listener(&writes);
+    cache.set_gc_units(&gc);
     writes.set_reads(&reads);
     reads.set_next_waiters(&writes);
     events.command = [this](const HostCommand& c) {
