@@ -11,7 +11,6 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *
                                             (1.0 - params.over_provisioning))),
       map_(logical_blocks_),
-      hybrid_(geometry.hybrid()),
       shares_(geometry.hybrid() ? std::make_unique<HybridPoolShares>(geometry, params.over_provisioning) : nullptr),
       alloc_(geometry, params.stripe_order, params.lba_mapping == "static"),  // validated with the parameters
       read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
@@ -47,7 +46,8 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     cache_.set_write_booster(wb_.get());
   }
   if (params.hpb.enabled) {
-    hpb_ = std::make_unique<HpbDevice>(hal, static_cast<HpbFtl&>(*this), params.hpb);
+    hpb_ftl_ = std::make_unique<HpbFtlPort>(hal, logical_blocks_, map_, table_, reads_, map_store_, latency_);
+    hpb_ = std::make_unique<HpbDevice>(hal, *hpb_ftl_, params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
     table_.set_response_hook(hpb_.get());      // device control mode recommendations ride on responses
@@ -110,7 +110,7 @@ std::string DeviceFirmware::debug_state() const {
          std::to_string(cache_.waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.mover().waiting_for_units()) + "\n";
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.pools().free_blocks(d));
-    if (hybrid_) out += " (large-page pool: " + std::to_string(blocks_.pools().free_blocks(d, true)) + ")";
+    if (geo_.hybrid()) out += " (large-page pool: " + std::to_string(blocks_.pools().free_blocks(d, true)) + ")";
     uint32_t closed = 0, fewest = ~0u, fewest_large = ~0u, busy = 0, bad = 0, open = 0;
     const uint32_t per_die = geo_.planes_per_die * geo_.blocks_per_plane;
     for (uint32_t b = d * per_die; b < (d + 1) * per_die; ++b) {
@@ -119,11 +119,11 @@ std::string DeviceFirmware::debug_state() const {
       open += i.state == BlockState::Open;
       if (i.state != BlockState::Closed) continue;
       ++closed;
-      if (hybrid_ && i.large) fewest_large = std::min(fewest_large, i.valid);
+      if (geo_.hybrid() && i.large) fewest_large = std::min(fewest_large, i.valid);
       busy += i.programs_in_flight != 0;
       fewest = std::min(fewest, i.valid);
     }
-    if (hybrid_) out += ", fewest valid in a large-page block " + std::to_string(fewest_large);
+    if (geo_.hybrid()) out += ", fewest valid in a large-page block " + std::to_string(fewest_large);
     out += ", closed " + std::to_string(closed) + " (fewest valid " + std::to_string(fewest) + ", " +
            std::to_string(busy) + " with programs in flight), open " + std::to_string(open) + ", bad " +
            std::to_string(bad);

@@ -31,6 +31,7 @@
 #include "map/map_store.h"
 #include "map/map_writer.h"
 #include "hpb/hpb_device.h"
+#include "hpb/hpb_ftl_port.h"
 #include "protect/write_protection.h"
 #include "query/query_server.h"
 #include "recovery/power_up_recovery.h"
@@ -51,7 +52,7 @@ struct FirmwareStats {
   uint64_t crypto_rejected = 0;       // of which not valid
 };
 
-class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEndListener, private GcEraseListener,
+class DeviceFirmware : public FirmwareEvents, private CommandEndListener, private GcEraseListener,
                        private RecoveryListener, private WriteProtectHooks {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
@@ -113,27 +114,12 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   void space_returned(uint32_t die) override;
   void pace_earned(uint32_t die) override { space_returned(die); }
 
-  // HpbFtl (device_firmware_hpb.cpp)
-  uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
-  uint32_t hpb_mapping(uint64_t lba) const override;
-  void hpb_claim_tag(uint8_t tag, uint8_t lun) override;
-  void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc_code) override { table_.fail(c, key, asc_code); }
-  void hpb_respond(uint8_t tag, uint8_t lun) override { table_.respond(tag, lun); }
-  void hpb_start_read(const HostCommand& c, uint64_t lba, uint32_t blocks, bool hpb) override;
-  bool hpb_map_page_ready(uint64_t lba) override;
-  uint64_t hpb_map_page_entries() const override { return map_store_.entries_per_page(); }
-  void hpb_verify_time(uint8_t tag, bool begin) override {
-    if (begin) latency_.begin(tag, LatencyPart::HpbVerify, hal_.now_ps());
-    else latency_.end(tag, LatencyPart::HpbVerify, hal_.now_ps());
-  }
-
   Hal& hal_;
   FirmwareParams params_;
   FlashGeometry geo_;
   BlockManager blocks_;
   uint64_t logical_blocks_;
   L2pMap map_;
-  bool hybrid_;                      // hybrid page size: small- and large-page pools
   std::unique_ptr<HybridPoolShares> shares_;  // hybrid: each pool's share of the data (null: off)
   AllocationPolicy alloc_;
   uint32_t read_slots_;
@@ -162,6 +148,7 @@ class DeviceFirmware : public FirmwareEvents, private HpbFtl, private CommandEnd
   std::unique_ptr<WriteBoosterFlush> flush_;     // null: WriteBooster off
   PowerUpRecovery recovery_;
   FirmwareStats stats_;
+  std::unique_ptr<HpbFtlPort> hpb_ftl_;          // the FTL as HPB sees it (null: HPB off)
   std::unique_ptr<HpbDevice> hpb_;               // null: HPB off
   QueryServer query_;
 };

@@ -1,5 +1,5 @@
 // What the HPB parts share: HpbFtl, what they need of the FTL and its command
-// machinery (DeviceFirmware implements it), and the cookie bits that route a crypto
+// machinery (hpb/hpb_ftl_port implements it), and the cookie bits that route a crypto
 // result or a host transfer back to the part that started it.
 #pragma once
 #include <cstdint>
