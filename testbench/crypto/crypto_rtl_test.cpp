@@ -14,6 +14,7 @@
 #include "Vhpb_crypto_unit_r2.h"
 #include "crypto/hpb_crypto_core.h"
 #include "crypto/hpb_crypto_ref_core.h"
+#include "crypto/hpb_crypto_rtl_core.h"
 #include "crypto/hpb_entry_codec.h"
 #include "crypto_test_util.h"
 

@@ -66,11 +66,6 @@ class HpbCryptoCore {
 // model: "rtl" or "cpp"; rounds_per_cycle: 1, 2, 5 or 10. Throws std::invalid_argument otherwise.
 std::unique_ptr<HpbCryptoCore> make_hpb_crypto_core(const std::string& model,
                                                     uint32_t rounds_per_cycle);
-// The Verilated unit. job_per_evaluation: each run() is one evaluation of the model, which
-// runs the job's clock edges inside (the unit's SIM_RUN_JOBS model; not while waves are
-// dumped); false: one evaluation per clock edge. Same results and cycles either way.
-std::unique_ptr<HpbCryptoCore> make_hpb_crypto_rtl_core(uint32_t rounds_per_cycle,
-                                                        bool job_per_evaluation = true);
 bool hpb_crypto_rounds_supported(uint32_t rounds_per_cycle);
 
 }  // namespace ufs

@@ -1,4 +1,5 @@
 #include "crypto/hpb_crypto_ref_core.h"
+#include "crypto/hpb_crypto_rtl_core.h"
 #include <algorithm>
 #include <stdexcept>
 
