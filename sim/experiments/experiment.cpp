@@ -18,6 +18,7 @@ std::vector<Experiment> make_ftl_experiments();
 std::vector<Experiment> make_writebooster_experiments();
 std::vector<Experiment> make_hpb_experiments();
 std::vector<Experiment> make_energy_experiments();
+std::vector<Experiment> make_firmware_cost_experiments();
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> all = [] {
@@ -29,6 +30,7 @@ const std::vector<Experiment>& experiments() {
     for (auto& e : make_writebooster_experiments()) v.push_back(std::move(e));
     for (auto& e : make_hpb_experiments()) v.push_back(std::move(e));
     for (auto& e : make_energy_experiments()) v.push_back(std::move(e));
+    for (auto& e : make_firmware_cost_experiments()) v.push_back(std::move(e));
     return v;
   }();
   return all;

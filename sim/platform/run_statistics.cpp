@@ -327,7 +327,10 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
                                                 {"cycles_mean", double(n.cycles) / e},
                                                 {"cycles_max", n.max_cycles},
                                                 {"native_cycles_mean", double(n.native_cycles) / e},
-                                                {"hal_calls_mean", double(n.crossings) / e}};
+                                                {"hal_calls_mean", double(n.crossings) / e},
+                                                // of instructions_mean: the C library's byte loops (cpu.iss_fast_loops), memmove's alone
+                                                {"byte_loop_instructions_mean", double(n.loop_instructions) / e},
+                                                {"memmove_instructions_mean", double(n.memmove_instructions) / e}};
     }
   }
 #endif

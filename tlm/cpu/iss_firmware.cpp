@@ -258,6 +258,7 @@ uint64_t IssFirmware::heap_used_bytes() const {
 // One entry: reset (kind 0: fw_start) or fw_entry(kind), run until it returns to fw_halt.
 void IssFirmware::run(uint32_t kind) {
   instructions_ = sram_accesses_ = crossings_ = charged_ = native_ = 0;
+  loop_instructions_ = memmove_instructions_ = 0;
   // Reset, boot and the zero-time precondition are not core time; with native cost the
   // firmware's own charges still go through, as in the native mode.
   charging_ = kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp);
@@ -289,6 +290,8 @@ void IssFirmware::run(uint32_t kind) {
   k.max_cycles = std::max(k.max_cycles, charged_);
   k.native_cycles += native_;
   k.crossings += crossings_;
+  k.loop_instructions += loop_instructions_;
+  k.memmove_instructions += memmove_instructions_;
 }
 
 // Charge the handler's cost so far: before every HAL call (so the call leaves at the
@@ -455,6 +458,8 @@ void IssFirmware::fast_forward(uint32_t address) {
   fast_forwarded_ += uint64_t(skip) * per;
   if (options_.native_cost) return;  // (nothing counted: the firmware's charge_cycles are the cost)
   instructions_ += uint64_t(skip) * per;
+  loop_instructions_ += uint64_t(skip) * per;
+  if (address == loop_at_[kMoveUp] || address == loop_at_[kMoveDown]) memmove_instructions_ += uint64_t(skip) * per;
   if (options_.sram_wait_cycles) sram_accesses_ += uint64_t(skip) * heap;
 }
 

@@ -71,6 +71,10 @@ class IssFirmware : public FirmwareEvents {
     uint64_t cycles = 0, max_cycles = 0;      // charged (measured or native)
     uint64_t native_cycles = 0;               // what the firmware's charge_cycles said
     uint64_t crossings = 0;                   // HAL calls through the mailbox
+    // Of `instructions`, those of the C library's byte loops done by the host (fast_loops;
+    // 0 with it off): all of them, and memmove's alone (std::vector's insert and erase:
+    // the L2P map's runs), so a study can tell the library's share of a handler.
+    uint64_t loop_instructions = 0, memmove_instructions = 0;
   };
   static constexpr size_t kKinds = 12;
   const std::array<KindCounters, kKinds>& counters() const { return counters_; }
@@ -136,6 +140,7 @@ class IssFirmware : public FirmwareEvents {
   uint64_t instructions_ = 0;          // executed in this handler (block hook)
   std::vector<uint32_t> block_instructions_;  // per block start (halfword): size << 16 | instructions
   uint64_t sram_accesses_ = 0, crossings_ = 0;
+  uint64_t loop_instructions_ = 0, memmove_instructions_ = 0;  // of instructions_: byte loops done by the host
   uint64_t charged_ = 0;               // cycles charged for this handler so far
   uint64_t native_ = 0;
   std::array<KindCounters, kKinds> counters_{};
