@@ -81,7 +81,13 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
   j["per_io_uj"] = s.per_io_uj;
   j["per_byte_nj"] = s.per_byte_nj;
   j["mean_power_mw"] = s.mean_power_mw;
-  j["supply_v"] = p.config().energy.power.supply_v;
+  // Each rail's voltage and mean current; mean_current_ma adds them up (ICC + ICCQ).
+  const PowerParams& pw = p.config().energy.power;
+  json rails;
+  for (int r = 0; r < EnergyBreakdown::kRails; ++r)
+    rails[EnergyBreakdown::rail_name(r)] = {{"v", r == EnergyBreakdown::kVcc ? pw.vcc_v : pw.vccq_v},
+                                            {"mean_current_ma", s.rail_ma[r]}};
+  j["rails"] = rails;
   j["mean_current_ma"] = s.mean_current_ma;
   j["mb_per_s_per_ma"] = s.mb_per_s_per_ma;
   // The power-state times and op counts behind the components (each component is its
@@ -117,7 +123,7 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
     const double ma = k == DieSequencer::kArrayErase ? e.icc_erase_ma
                       : (k == DieSequencer::kArrayRead || k == DieSequencer::kArrayReadSlc) ? e.icc_read_ma
                                                                                              : e.icc_program_ma;
-    ops[DieSequencer::array_kind_name(k)] = {{"count", n}, {"uj_per_op", n ? ma * e.vcc_v * seconds * 1e3 / double(n) : 0.0}};
+    ops[DieSequencer::array_kind_name(k)] = {{"count", n}, {"uj_per_op", n ? ma * pw.vcc_v * seconds * 1e3 / double(n) : 0.0}};
   }
   j["nand_ops"] = ops;
   const uint64_t jobs = to.crypto_jobs > from.crypto_jobs ? to.crypto_jobs - from.crypto_jobs : 0;

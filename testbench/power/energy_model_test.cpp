@@ -64,17 +64,18 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   const EnergyModel model{p};
   const EnergyActivity a = busy_window();
   const EnergyBreakdown b = model.breakdown(a);
-  // NAND: ICC x VCC x array time (mA x V x s = mJ; uJ = 1e3 x that).
-  CHECK(b.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 3.3 * 0.40 * 1e3));
-  CHECK(b.uj(EnergyBreakdown::kNandReadSlc) == Approx(20.0 * 3.3 * 0.05 * 1e3));
-  CHECK(b.uj(EnergyBreakdown::kNandProgram) == Approx(25.0 * 3.3 * 1.20 * 1e3));
-  CHECK(b.uj(EnergyBreakdown::kNandProgramSlc) == Approx(25.0 * 3.3 * 0.30 * 1e3));
-  CHECK(b.uj(EnergyBreakdown::kNandErase) == Approx(25.0 * 3.3 * 0.035 * 1e3));
+  // NAND: ICC x VCC x array time (mA x V x s = mJ; uJ = 1e3 x that), VCC the 2.5 V rail.
+  CHECK(b.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 2.5 * 0.40 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandReadSlc) == Approx(20.0 * 2.5 * 0.05 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandProgram) == Approx(25.0 * 2.5 * 1.20 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandProgramSlc) == Approx(25.0 * 2.5 * 0.30 * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandErase) == Approx(25.0 * 2.5 * 0.035 * 1e3));
   // Standby: the dies' time outside array operations.
   const double standby = 8 * 0.5 - (0.40 + 0.05 + 1.20 + 0.30 + 0.035);
   CHECK(b.nand_standby_s == Approx(standby));
-  CHECK(b.uj(EnergyBreakdown::kNandStandby) == Approx(0.050 * 3.3 * standby * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kNandStandby) == Approx(0.050 * 2.5 * standby * 1e3));
   CHECK(b.uj(EnergyBreakdown::kChannelIo) == Approx(36.0 * 1e9 * 1e-6));
+  CHECK(b.uj(EnergyBreakdown::kEcc) == Approx(27.4 * 1e9 * 1e-6));
   // Link: burst power per lane = pJ/bit x lane rate; STALL the rest of the window outside Hibern8.
   const double burst_mw = 3.0 * 11660.8 * 1e-3;
   CHECK(model.burst_mw_per_lane(11660.8) == Approx(burst_mw));
@@ -83,7 +84,7 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   CHECK(b.link_stall_s[1] == Approx(0.5 - 0.1 - 0.05));
   CHECK(b.uj(EnergyBreakdown::kLinkStall) == Approx(2.0 * 2 * (0.25 + 0.35) * 1e3));
   CHECK(b.uj(EnergyBreakdown::kLinkHibern8) == Approx(0.010 * 4 * 0.05 * 1e3));
-  CHECK(b.uj(EnergyBreakdown::kLinkTransitions) == Approx(3 * 5.0));
+  CHECK(b.uj(EnergyBreakdown::kLinkTransitions) == Approx(3 * 4.8));
   // Core: pJ per cycle x busy cycles; idle power the rest.
   CHECK(b.uj(EnergyBreakdown::kCpuActive) == Approx(100.0 * 0.3 * 600e6 * 1e-6));
   CHECK(b.cpu_idle_s == Approx(0.2));
@@ -94,6 +95,45 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   CHECK(b.crypto_busy_s == Approx(0.01));
   CHECK(b.uj(EnergyBreakdown::kCryptoActive) == Approx(50.0 * 4e6 * 1e-6));
   CHECK(b.uj(EnergyBreakdown::kCryptoIdle) == Approx(0.1 * 0.49 * 1e3));
+  // The regulator: the core-fed blocks (ECC, link, core, SRAM, crypto) draw their current
+  // from VCCQ 1.2 V at 0.9 V, so it loses 1.2 / 0.9 - 1 = 1/3 of their energy.
+  double core_fed = 0;
+  for (int c = EnergyBreakdown::kEcc; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
+  CHECK(b.uj(EnergyBreakdown::kRegulatorLoss) == Approx(core_fed / 3.0));
+}
+
+TEST_CASE("Energy: the rails' currents times their voltages give the total, the NAND's current does not depend on VCC",
+          "[energy]") {
+  EnergyParams p;
+  const EnergyActivity a = busy_window();
+  const EnergyModel model{p};
+  const EnergyBreakdown b = model.breakdown(a);
+  const EnergySummary s = model.summary(a, b);
+  // Conservation over the rails: (ICC x VCC + ICCQ x VCCQ) x window = the total energy.
+  CHECK((s.rail_ma[EnergyBreakdown::kVcc] * 2.5 + s.rail_ma[EnergyBreakdown::kVccq] * 1.2) * 0.5 * 1e3 ==
+        Approx(b.total_uj()));
+  CHECK(s.mean_current_ma == Approx(s.rail_ma[EnergyBreakdown::kVcc] + s.rail_ma[EnergyBreakdown::kVccq]));
+  // VCC's current is the dies' ICC averaged over the window: read 20 mA for 0.45 die-s,
+  // program and erase 25 mA for 1.535 die-s, standby 50 uA the rest, over 0.5 s.
+  const double standby = 8 * 0.5 - (0.40 + 0.05 + 1.20 + 0.30 + 0.035);
+  CHECK(s.rail_ma[EnergyBreakdown::kVcc] == Approx((20.0 * 0.45 + 25.0 * 1.535 + 0.05 * standby) / 0.5));
+  // VCCQ: the channel I/O at 1.2 V, the core-fed blocks' own current at 0.9 V.
+  double core_fed = 0;
+  for (int c = EnergyBreakdown::kEcc; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
+  CHECK(s.rail_ma[EnergyBreakdown::kVccq] ==
+        Approx((b.uj(EnergyBreakdown::kChannelIo) / 1.2 + core_fed / 0.9) * 1e-3 / 0.5));
+  // Another VCC: the same current, the power in proportion.
+  p.power.vcc_v = 2.7;
+  const EnergyModel at27{p};
+  const EnergyBreakdown b27 = at27.breakdown(a);
+  const EnergySummary s27 = at27.summary(a, b27);
+  CHECK(s27.rail_ma[EnergyBreakdown::kVcc] == Approx(s.rail_ma[EnergyBreakdown::kVcc]));
+  CHECK(b27.uj(EnergyBreakdown::kNandProgram) == Approx(b.uj(EnergyBreakdown::kNandProgram) * 2.7 / 2.5));
+  CHECK(s27.rail_ma[EnergyBreakdown::kVccq] == Approx(s.rail_ma[EnergyBreakdown::kVccq]));
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
+    INFO(EnergyBreakdown::name(c));
+    CHECK(std::string(EnergyBreakdown::rail_name(EnergyBreakdown::rail(c))) != "?");
+  }
 }
 
 TEST_CASE("Energy: a parameter scales its own component only", "[energy]") {
@@ -111,7 +151,7 @@ TEST_CASE("Energy: a parameter scales its own component only", "[energy]") {
 
 TEST_CASE("Energy: per I/O, per byte, mean power and throughput per mA", "[energy]") {
   EnergyParams p;
-  p.power.supply_v = 2.0;
+  p.power.vcc_v = 2.0;
   const EnergyModel model{p};
   const EnergyActivity a = busy_window();
   const EnergyBreakdown b = model.breakdown(a);
@@ -119,7 +159,8 @@ TEST_CASE("Energy: per I/O, per byte, mean power and throughput per mA", "[energ
   CHECK(s.per_io_uj == Approx(b.total_uj() / 10'000));
   CHECK(s.per_byte_nj == Approx(b.total_uj() * 1e3 / 1e9));
   CHECK(s.mean_power_mw == Approx(b.total_uj() * 1e-3 / 0.5));
-  CHECK(s.mean_current_ma == Approx(s.mean_power_mw / 2.0));
+  CHECK(s.mean_current_ma == Approx(s.rail_ma[EnergyBreakdown::kVcc] + s.rail_ma[EnergyBreakdown::kVccq]));
+  CHECK(s.mean_current_ma > s.mean_power_mw / 2.0);  // VCCQ's share is drawn at 1.2 V, below VCC
   CHECK(s.mb_per_s_per_ma == Approx((1e9 / 0.5 / 1e6) / s.mean_current_ma));
 }
 
@@ -158,8 +199,8 @@ TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
   nand.icc_read_ma = -1;
   CHECK(nand.validate().rfind("icc_read_ma:", 0) == 0);
   nand = NandEnergyParams{};
-  nand.vcc_v = 0;
-  CHECK(nand.validate().rfind("vcc_v:", 0) == 0);
+  nand.isb_ua = 2e6;
+  CHECK(nand.validate().rfind("isb_ua:", 0) == 0);
   LinkEnergyParams link;
   link.burst_pj_per_bit = 1e9;
   CHECK(link.validate().rfind("burst_pj_per_bit:", 0) == 0);
@@ -175,9 +216,18 @@ TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
   ChannelEnergyParams channel;
   channel.io_pj_per_byte = -3;
   CHECK(channel.validate().rfind("io_pj_per_byte:", 0) == 0);
+  channel = ChannelEnergyParams{};
+  channel.ecc_pj_per_byte = -1;
+  CHECK(channel.validate().rfind("ecc_pj_per_byte:", 0) == 0);
   PowerParams power;
-  power.supply_v = 0;
-  CHECK(power.validate().rfind("supply_v:", 0) == 0);
+  power.vcc_v = 0;
+  CHECK(power.validate().rfind("vcc_v:", 0) == 0);
+  power = PowerParams{};
+  power.vccq_v = -1;
+  CHECK(power.validate().rfind("vccq_v:", 0) == 0);
+  power = PowerParams{};
+  power.core_v = 1.5;  // above VCCQ: a linear regulator cannot
+  CHECK(power.validate().rfind("core_v:", 0) == 0);
   // Defaults are valid.
   CHECK(NandEnergyParams{}.validate().empty());
   CHECK(LinkEnergyParams{}.validate().empty());

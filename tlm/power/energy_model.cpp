@@ -5,18 +5,21 @@ namespace ufs {
 
 namespace {
 const char* const kNames[EnergyBreakdown::kComponents] = {
-    "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "link_burst", "link_stall",
-    "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p", "sram_leakage",
-    "crypto_active", "crypto_idle"};
+    "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "ecc",
+    "link_burst", "link_stall", "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p",
+    "sram_leakage", "crypto_active", "crypto_idle", "regulator_loss"};
 const char* const kBlocks[EnergyBreakdown::kComponents] = {
-    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "link", "link", "link", "link",
-    "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto"};
+    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "link", "link", "link", "link",
+    "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto", "regulator"};
 // mW x s = mJ; x 1000 = uJ.
 double uj_of(double mw, double seconds) { return mw * seconds * 1e3; }
 }  // namespace
 
 const char* EnergyBreakdown::name(int c) { return c >= 0 && c < kComponents ? kNames[c] : "?"; }
 const char* EnergyBreakdown::block(int c) { return c >= 0 && c < kComponents ? kBlocks[c] : "?"; }
+int EnergyBreakdown::rail(int c) { return c >= kNandRead && c <= kNandStandby ? kVcc : kVccq; }
+const char* EnergyBreakdown::rail_name(int r) { return r == kVcc ? "vcc" : r == kVccq ? "vccq" : "?"; }
+bool EnergyBreakdown::core_fed(int c) { return c >= kEcc && c <= kCryptoIdle; }
 
 double EnergyBreakdown::total_uj() const {
   double sum = 0;
@@ -28,10 +31,10 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   const EnergyParams& p = params_;
   EnergyBreakdown b;
   const double window = std::max(0.0, a.window_s);
-  // NAND: each array operation draws its ICC at VCC for its array time; a die outside its
+  // NAND: each array operation draws its ICC from VCC for its array time; a die outside its
   // array operations draws standby current. An operation is paid when its array phase is
   // booked (a program still in its tPROG at the window's end is counted whole).
-  const double vcc = p.nand.vcc_v;
+  const double vcc = p.power.vcc_v;
   b.uj(EnergyBreakdown::kNandRead) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_s);
   b.uj(EnergyBreakdown::kNandReadSlc) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_slc_s);
   b.uj(EnergyBreakdown::kNandProgram) = uj_of(p.nand.icc_program_ma * vcc, a.nand_program_s);
@@ -42,6 +45,7 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   b.uj(EnergyBreakdown::kNandStandby) = uj_of(p.nand.isb_ua * 1e-3 * vcc, b.nand_standby_s);
   // pJ -> uJ: 1e-6.
   b.uj(EnergyBreakdown::kChannelIo) = p.channel.io_pj_per_byte * double(a.channel_bytes) * 1e-6;
+  b.uj(EnergyBreakdown::kEcc) = p.channel.ecc_pj_per_byte * double(a.channel_bytes) * 1e-6;
   // Link: per direction, its lanes in burst while serialising, in Hibern8 while hibernated
   // (both directions), in STALL otherwise.
   double burst_uj = 0, stall_uj = 0, hibern8_uj = 0;
@@ -69,6 +73,12 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   b.crypto_idle_s = std::max(0.0, window - b.crypto_busy_s);
   b.uj(EnergyBreakdown::kCryptoActive) = p.crypto.active_pj_per_cycle * double(a.crypto_cycles) * 1e-6;
   b.uj(EnergyBreakdown::kCryptoIdle) = uj_of(p.crypto.idle_mw, b.crypto_idle_s);
+  // The regulator from VCCQ down to core_v passes the core-fed components' current, so VCCQ
+  // supplies vccq_v / core_v times their energy; the rest is lost in the regulator.
+  double core_uj = 0;
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c)
+    if (EnergyBreakdown::core_fed(c)) core_uj += b.uj(c);
+  b.uj(EnergyBreakdown::kRegulatorLoss) = core_uj * (p.power.vccq_v / p.power.core_v - 1.0);
   return b;
 }
 
@@ -79,7 +89,13 @@ EnergySummary EnergyModel::summary(const EnergyActivity& a, const EnergyBreakdow
   s.per_byte_nj = a.bytes ? s.total_uj * 1e3 / double(a.bytes) : 0.0;
   if (a.window_s > 0) {
     s.mean_power_mw = s.total_uj * 1e-3 / a.window_s;
-    s.mean_current_ma = s.mean_power_mw / params_.power.supply_v;
+    // Each rail's current: its components' energy over its voltage and the window (uJ / V /
+    // s = uA). The regulator loss is VCCQ's, so the core-fed components count at core_v.
+    double rail_uj[EnergyBreakdown::kRails] = {0, 0};
+    for (int c = 0; c < EnergyBreakdown::kComponents; ++c) rail_uj[EnergyBreakdown::rail(c)] += b.uj(c);
+    s.rail_ma[EnergyBreakdown::kVcc] = rail_uj[EnergyBreakdown::kVcc] * 1e-3 / params_.power.vcc_v / a.window_s;
+    s.rail_ma[EnergyBreakdown::kVccq] = rail_uj[EnergyBreakdown::kVccq] * 1e-3 / params_.power.vccq_v / a.window_s;
+    s.mean_current_ma = s.rail_ma[EnergyBreakdown::kVcc] + s.rail_ma[EnergyBreakdown::kVccq];
     const double mb_per_s = double(a.bytes) / a.window_s / 1e6;
     s.mb_per_s_per_ma = s.mean_current_ma > 0 ? mb_per_s / s.mean_current_ma : 0.0;
   }

@@ -52,13 +52,21 @@ struct EnergyActivity {
 class EnergyBreakdown {
  public:
   enum Component : int {
-    kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kLinkBurst, kLinkStall, kLinkHibern8,
-    kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage, kCryptoActive, kCryptoIdle,
+    kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kEcc, kLinkBurst,
+    kLinkStall, kLinkHibern8, kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage,
+    kCryptoActive, kCryptoIdle, kRegulatorLoss,
     kComponents
   };
+  // The supply rails (power.vcc_v, power.vccq_v).
+  enum Rail : int { kVcc, kVccq, kRails };
   static const char* name(int c);
-  // The block a component belongs to (nand, channel, link, cpu, sram, crypto).
+  // The block a component belongs to (nand, channel, ecc, link, cpu, sram, crypto, regulator).
   static const char* block(int c);
+  // The rail a component draws from: the NAND's from VCC, the rest from VCCQ.
+  static int rail(int c);
+  static const char* rail_name(int r);
+  // Whether a component's logic runs at power.core_v behind the regulator from VCCQ.
+  static bool core_fed(int c);
 
   double uj(int c) const { return uj_[size_t(c)]; }
   double& uj(int c) { return uj_[size_t(c)]; }
@@ -78,8 +86,9 @@ struct EnergySummary {
   double per_io_uj = 0;        // 0 without I/Os
   double per_byte_nj = 0;      // 0 without bytes
   double mean_power_mw = 0;
-  double mean_current_ma = 0;  // at power.supply_v
-  double mb_per_s_per_ma = 0;  // bytes / window (MB/s) over the mean current
+  double rail_ma[EnergyBreakdown::kRails] = {0, 0};  // each rail's mean current
+  double mean_current_ma = 0;  // the rails' currents added up
+  double mb_per_s_per_ma = 0;  // bytes / window (MB/s) over that current
 };
 
 class EnergyModel {

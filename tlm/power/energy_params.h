@@ -3,9 +3,10 @@
 // "power" (the supply the current figures refer to). They live beside the energy model
 // rather than in each block's *_params.h: no timing model reads them.
 //
-// Each default names its source. Where no public figure exists the value is marked
-// "estimate" with the reasoning; the `energy` study prints the device-level figures
-// these give beside published ones.
+// Each default names its source: "derived" where it is computed from a public figure (the
+// computation is given), "estimate" with the reasoning where nothing public exists. The
+// `energy` study prints the device-level figures these give beside the published ones;
+// notes/22-s19.md lists what was searched and found.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,13 +14,16 @@
 namespace ufs {
 
 struct NandEnergyParams {
-  // Currents of a NAND die's array operations and standby, at VCC. Public NAND datasheets
-  // give ICC per operation: Numonyx NAND01G-B2B (3 V, Table 23): IDD1 read / IDD2 program /
-  // IDD3 erase 10 mA typ, 20 mA max, IDD5 standby 10 uA typ, 50 uA max; Samsung K9F5608U0C
-  // rev 2.0: program/erase ICC2/ICC3 max raised 20 -> 25 mA; Samsung K9F2G08U0C rev 0.2:
-  // standby ISB2 max 80 uA. No 3D TLC die publishes its currents: we take the maxima of
-  // those planar parts (a 3D die's larger array draws at least that much).
-  double vcc_v = 3.3;           // the 3 V devices' supply (datasheet test condition)
+  // Currents of a NAND die's array operations and standby, drawn from the device's VCC rail
+  // (power.vcc_v: a UFS 3.1 device feeds its NAND from VCC). Public NAND datasheets give ICC
+  // per operation: Numonyx NAND01G-B2B (3 V, Table 23): IDD1 read / IDD2 program / IDD3 erase
+  // 10 mA typ, 20 mA max, IDD5 standby 10 uA typ, 50 uA max; Samsung K9F5608U0C rev 2.0:
+  // program/erase ICC2/ICC3 max raised 20 -> 25 mA; Samsung K9F2G08U0C rev 0.2: standby ISB2
+  // max 80 uA. No 3D TLC die publishes its currents: we take the maxima of those planar parts
+  // (a 3D die's larger array draws at least that much). The current, not the power, carries
+  // over to the 2.5 V rail: a die regulates its internal supplies down from VCC, so it draws
+  // the same current at any VCC above the regulators' dropout (the 1.8 V parts of the same
+  // datasheet draw 15 mA max, not 20 x 3.3 / 1.8).
   double icc_read_ma = 20.0;    // Numonyx NAND01G-B2B IDD1 max
   double icc_program_ma = 25.0; // Samsung K9F5608U0C ICC2 max (rev 2.0)
   double icc_erase_ma = 25.0;   // Samsung K9F5608U0C ICC3 max (rev 2.0)
@@ -27,15 +31,13 @@ struct NandEnergyParams {
 
   template <class B>
   void bind(B& b) {
-    b("vcc_v", vcc_v, "V", "NAND core supply the currents are given at (datasheets' 3 V devices)");
-    b("icc_read_ma", icc_read_ma, "mA", "array read current per die during tR (Numonyx NAND01G-B2B IDD1 max)");
+    b("icc_read_ma", icc_read_ma, "mA", "array read current per die during tR, from VCC (Numonyx NAND01G-B2B IDD1 max)");
     b("icc_program_ma", icc_program_ma, "mA",
-      "program current per die during tPROG, every page type and SLC (Samsung K9F5608U0C ICC2 max)");
-    b("icc_erase_ma", icc_erase_ma, "mA", "erase current per die during tBERS (Samsung K9F5608U0C ICC3 max)");
-    b("isb_ua", isb_ua, "uA", "standby current per die outside array operations (Numonyx NAND01G-B2B IDD5 max)");
+      "program current per die during tPROG, every page type and SLC, from VCC (Samsung K9F5608U0C ICC2 max)");
+    b("icc_erase_ma", icc_erase_ma, "mA", "erase current per die during tBERS, from VCC (Samsung K9F5608U0C ICC3 max)");
+    b("isb_ua", isb_ua, "uA", "standby current per die outside array operations, from VCC (Numonyx NAND01G-B2B IDD5 max)");
   }
   std::string validate() const {
-    if (!(vcc_v > 0) || vcc_v > 12) return "vcc_v: must be within 0..12 V (excluded 0)";
     if (!(icc_read_ma >= 0) || icc_read_ma > 10000) return "icc_read_ma: must be within 0..10000";
     if (!(icc_program_ma >= 0) || icc_program_ma > 10000) return "icc_program_ma: must be within 0..10000";
     if (!(icc_erase_ma >= 0) || icc_erase_ma > 10000) return "icc_erase_ma: must be within 0..10000";
@@ -45,18 +47,32 @@ struct NandEnergyParams {
 };
 
 struct ChannelEnergyParams {
-  // Estimate: NAND I/O switching energy C x VCCQ^2 per transition, 5 pF per DQ line (pin,
-  // package and trace), VCCQ 1.2 V (Toggle DDR 4.0 / ONFI 4 NV-LPDDR4), half the 8 bits
-  // toggling per byte, plus the strobe: 5e-12 x 1.44 x (4 + 1) ~ 36 pJ per byte; both ends.
+  // Channel I/O (the NAND bus, at VCCQ): switching energy C x VCCQ^2 per transition, 5 pF per
+  // DQ line (pin, package and trace; estimate), VCCQ 1.2 V (Toggle DDR 4.0 / ONFI 4
+  // NV-LPDDR4), half the 8 bits toggling per byte, plus the strobe: 5e-12 x 1.44 x (4 + 1)
+  // ~ 36 pJ per byte; both ends.
   double io_pj_per_byte = 36.0;
+  // The flash controller's ECC engine, per byte through it (decoded on reads, encoded on
+  // writes; the channels' bytes, so spare and parity bytes count too). Published decoders for
+  // NAND in 65 nm: 3.43 pJ/bit at 13.2 Gb/s (SBC-BCH for mobile storage, IEEE TCAS-I 66(11),
+  // 2019) and 2.74 pJ/bit at 17.7 Gb/s (concatenated BCH, Lee et al., JSSC 48(10), 2013).
+  // UFS 3.1 controllers decode LDPC, costlier per bit than BCH in the same node, and are
+  // built in a smaller one: the two roughly offset, so we take the mobile-storage decoder's
+  // 3.43 pJ/bit as it stands, 27.4 pJ per byte. Encoding (parity only, no iterations) costs
+  // less: charging it the decoder's figure overstates written bytes, which NAND program
+  // energy dwarfs anyway.
+  double ecc_pj_per_byte = 27.4;
 
   template <class B>
   void bind(B& b) {
     b("io_pj_per_byte", io_pj_per_byte, "pJ",
       "channel I/O energy per byte moved between controller and die (estimate: C V^2, 5 pF, 1.2 V)");
+    b("ecc_pj_per_byte", ecc_pj_per_byte, "pJ",
+      "ECC engine energy per channel byte, decode or encode (3.43 pJ/bit: SBC-BCH decoder for mobile storage, TCAS-I 2019)");
   }
   std::string validate() const {
     if (!(io_pj_per_byte >= 0) || io_pj_per_byte > 1e6) return "io_pj_per_byte: must be within 0..1000000";
+    if (!(ecc_pj_per_byte >= 0) || ecc_pj_per_byte > 1e6) return "ecc_pj_per_byte: must be within 0..1000000";
     return "";
   }
 };
@@ -66,15 +82,21 @@ struct LinkEnergyParams {
   // direction serialises, STALL between bursts (HS mode, nothing to send), Hibern8 under
   // auto-hibernate (link.hibernate_idle_us), each entry with its exit. PWM gears and SLEEP
   // are not modelled (the link stays in HS mode).
-  // Estimates (MIPI publishes no power figures): a 28 nm-class M-PHY spends about 3 pJ
-  // per bit per lane in burst (TX or RX), so burst power scales with the gear's lane rate
-  // (HS-G4B 11.66 Gb/s: 35 mW per lane); STALL keeps the PLL locked and the lines
-  // terminated: 2 mW per lane; Hibern8 leaves leakage and the squelch detector: 10 uW per lane;
-  // an entry and exit relocks the PLL (exit 600 us in link.hibernate_exit_us) at STALL-like power.
+  // Estimates: neither MIPI nor an M-PHY vendor publishes power per lane (searched: Synopsys,
+  // Arasan, Cadence pages give the states, not figures), so these rest on the link's physics.
+  // Burst: about 3 pJ per bit per lane (TX or RX, serialiser/deserialiser, CDR and the
+  // lane's share of the PLL in a 28 nm-class PHY), so burst power scales with the gear's lane
+  // rate (HS-G4B 11.66 Gb/s: 35 mW per lane). STALL keeps the PLL locked and the lines
+  // terminated (the Synopsys/MIPI description: "the lowest power consumption of all
+  // ACTIVATED states" of HS mode): 2 mW per lane. Hibern8 leaves leakage and the squelch
+  // detector: 10 uW per lane. One entry and exit spends the exit time (PA_TActivate,
+  // link.hibernate_exit_us 600 us) relocking the PLL at STALL power on all four lanes:
+  // 4 x 2 mW x 600 us = 4.8 uJ. The power of this block is drawn from VCCQ through the
+  // core regulator (power.core_v): the host's M-PHY runs on 0.88 V (Linux DTS vdda-phy).
   double burst_pj_per_bit = 3.0;
   double stall_mw_per_lane = 2.0;
   double hibern8_uw_per_lane = 10.0;
-  double hibern8_transition_uj = 5.0;
+  double hibern8_transition_uj = 4.8;
 
   template <class B>
   void bind(B& b) {
@@ -83,7 +105,7 @@ struct LinkEnergyParams {
     b("stall_mw_per_lane", stall_mw_per_lane, "mW", "STALL (HS mode, between bursts) power per lane (estimate)");
     b("hibern8_uw_per_lane", hibern8_uw_per_lane, "uW", "Hibern8 power per lane (estimate)");
     b("hibern8_transition_uj", hibern8_transition_uj, "uJ",
-      "energy of one Hibern8 entry and exit, all lanes (estimate: PLL relock at STALL power)");
+      "energy of one Hibern8 entry and exit, all lanes (estimate: 4 lanes at STALL power for the 600 us exit)");
   }
   std::string validate() const {
     if (!(burst_pj_per_bit >= 0) || burst_pj_per_bit > 1e4) return "burst_pj_per_bit: must be within 0..10000";
@@ -96,15 +118,19 @@ struct LinkEnergyParams {
 };
 
 struct CpuEnergyParams {
-  // Estimates: ARM publishes no Cortex-R8 power figure. A real-time core of that class in
-  // 28 nm: about 0.1 mW per MHz dynamic (100 pJ per active cycle) and, clock-gated in WFI
-  // between events, about 2 mW of leakage and always-on logic.
+  // ARM publishes no Cortex-R8 power figure. Public reference: a Cortex-A5, a single-issue
+  // 8-stage core of the Cortex-R5's class, draws < 0.08 mW/MHz dynamic in TSMC 40GPLUS
+  // (lowRISC/rocket README, ARM's figure beside Rocket's 0.034 mW/MHz). A Cortex-R8 has about
+  // twice that logic (dual issue, 11 stages: ~0.16 mW/MHz in 40 nm); a 28 nm controller
+  // scales it by ~0.65 (capacitance and 0.9 V instead of 1.0 V squared): ~0.1 mW/MHz, 100 pJ
+  // per active cycle (derived). Idle (WFI, clock-gated) leaves leakage and always-on logic:
+  // 2 mW (estimate: nothing public).
   double active_pj_per_cycle = 100.0;
   double idle_mw = 2.0;
 
   template <class B>
   void bind(B& b) {
-    b("active_pj_per_cycle", active_pj_per_cycle, "pJ", "core energy per active (busy) cycle (estimate)");
+    b("active_pj_per_cycle", active_pj_per_cycle, "pJ", "core energy per active (busy) cycle (derived: Cortex-A5 < 0.08 mW/MHz in 40 nm, scaled)");
     b("idle_mw", idle_mw, "mW", "core power while idle between events (WFI, clock-gated; estimate)");
   }
   std::string validate() const {
@@ -115,17 +141,21 @@ struct CpuEnergyParams {
 };
 
 struct SramEnergyParams {
-  // Estimates (CACTI-class figures for multi-MiB SRAM macros in 28 nm): about 1 pJ per byte
-  // read or written in the data buffer, 10 pJ per L2P SRAM access (one map entry, with
-  // decode), 1 uW of leakage per KiB (4 MiB + 1 MiB: 5 mW).
+  // Horowitz, "Computing's Energy Problem" (ISSCC 2014), 45 nm: a 32-bit read of an 8 KB
+  // SRAM ~5 pJ, 1.25 pJ per byte. The data buffer is banks of that order read and written in
+  // wide words; at 28 nm (~0.65x) about 0.8 pJ per byte: 1 pJ per byte with the buffer's
+  // interconnect (derived). The L2P SRAM is one large array: a map entry's access with its
+  // decode and longer bit lines costs more, 10 pJ (twice the 8 KB figure; derived). Leakage
+  // of multi-MiB SRAM in a low-power 28 nm process: 1 uW per KiB (estimate: 4 MiB + 1 MiB,
+  // 5 mW; nothing public for a UFS controller).
   double buffer_pj_per_byte = 1.0;
   double l2p_pj_per_access = 10.0;
   double leakage_uw_per_kib = 1.0;
 
   template <class B>
   void bind(B& b) {
-    b("buffer_pj_per_byte", buffer_pj_per_byte, "pJ", "data buffer energy per byte read or written (estimate)");
-    b("l2p_pj_per_access", l2p_pj_per_access, "pJ", "L2P SRAM energy per access (estimate)");
+    b("buffer_pj_per_byte", buffer_pj_per_byte, "pJ", "data buffer energy per byte read or written (derived: Horowitz ISSCC 2014, 8 KB SRAM, scaled)");
+    b("l2p_pj_per_access", l2p_pj_per_access, "pJ", "L2P SRAM energy per access (derived: twice the 8 KB SRAM word, Horowitz ISSCC 2014)");
     b("leakage_uw_per_kib", leakage_uw_per_kib, "uW", "SRAM leakage per KiB, both SRAMs (estimate)");
   }
   std::string validate() const {
@@ -137,15 +167,19 @@ struct SramEnergyParams {
 };
 
 struct CryptoEnergyParams {
-  // Estimates: an AES-128 datapath with its key schedule in 28 nm, about 50 pJ per busy
-  // cycle (a round per cycle, crypto.rounds_per_cycle); so a job's energy follows the
-  // variant's cycle count. Clock-gated when idle: 0.1 mW.
+  // An AES-128 datapath with its key schedule, a round per cycle (crypto.rounds_per_cycle),
+  // so a job's energy follows the variant's cycle count. Public bounds: AES-128 on an Altera
+  // FPGA, 6.5 Gb/s at 130 mW, ~20 pJ per bit (Farmani & Bahar, Majlesi J. EE 6(4), 2012);
+  // an ASIC spends an order of magnitude less than an FPGA on the same logic (Kuon & Rose,
+  // "Measuring the gap between FPGAs and ASICs", 2007): ~2 pJ per bit. 50 pJ per busy cycle is
+  // ~550 pJ per 11-cycle block, 4.3 pJ per bit: within 2x of that (estimate). Clock-gated when
+  // idle: 0.1 mW (estimate).
   double active_pj_per_cycle = 50.0;
   double idle_mw = 0.1;
 
   template <class B>
   void bind(B& b) {
-    b("active_pj_per_cycle", active_pj_per_cycle, "pJ", "crypto unit energy per busy cycle (estimate)");
+    b("active_pj_per_cycle", active_pj_per_cycle, "pJ", "crypto unit energy per busy cycle (estimate, within 2x of an FPGA AES figure / 10)");
     b("idle_mw", idle_mw, "mW", "crypto unit power while idle (estimate)");
   }
   std::string validate() const {
@@ -156,18 +190,32 @@ struct CryptoEnergyParams {
 };
 
 struct PowerParams {
-  // The supply the device's mean current is quoted at (throughput per mA). JESD220E (UFS
-  // 3.1) gives VCC 2.4-2.7 V for the NAND (or 2.7-3.6 V), VCCQ 1.14-1.26 V and VCCQ2
-  // 1.7-1.95 V for the controller and I/O; a vendor's "MB/s per mA" (Samsung UFS 4.0:
-  // 6.0 MB/s per mA) names no rail: we quote the whole device's power over VCC, 2.5 V.
-  double supply_v = 2.5;
+  // The device's supply rails and where each component draws from (issue 22). A UFS 3.1
+  // device has two: VCC 2.4-2.7 V for the NAND and VCCQ 1.14-1.26 V for the controller,
+  // its I/O and the M-PHY (Micron MTFC256GAVATTC UFS 3.1 datasheet: VCC, VCCQ; no VCCQ2;
+  // UFS 2.1 parts had VCCQ2 1.7-1.95 V for the PHY). The controller's logic (core, SRAM,
+  // crypto, ECC, M-PHY) runs at core_v behind a linear regulator from VCCQ: it draws the
+  // same current from VCCQ as its logic does at core_v, so VCCQ supplies (vccq_v / core_v) x
+  // its power and the difference is the regulator's loss (a component of its own). NAND I/O
+  // runs at VCCQ directly. Throughput per mA is quoted over the sum of the rails' mean
+  // currents (ICC + ICCQ): datasheets give current per rail, and a vendor's single "mA"
+  // (Samsung UFS 4.0: 6.0 MB/s per mA) names no rail, so the whole device's current is the
+  // reading that needs no guess at which rail was meant.
+  double vcc_v = 2.5;   // Micron MTFC256GAVATTC: VCC 2.4-2.7 V (UFS 3.1), nominal
+  double vccq_v = 1.2;  // Micron MTFC256GAVATTC: VCCQ 1.14-1.26 V, nominal
+  double core_v = 0.9;  // estimate: 28 nm logic nominal; the host's M-PHY runs on 0.88 V (Linux DTS vdda-phy)
 
   template <class B>
   void bind(B& b) {
-    b("supply_v", supply_v, "V", "supply the mean current (and throughput per mA) is quoted at (JESD220E VCC)");
+    b("vcc_v", vcc_v, "V", "VCC rail (NAND), UFS 3.1 2.4-2.7 V (Micron MTFC256GAVATTC)");
+    b("vccq_v", vccq_v, "V", "VCCQ rail (controller, NAND I/O, M-PHY), UFS 3.1 1.14-1.26 V (Micron MTFC256GAVATTC)");
+    b("core_v", core_v, "V",
+      "controller logic voltage behind a linear regulator from VCCQ (it draws its current from VCCQ; estimate)");
   }
   std::string validate() const {
-    if (!(supply_v > 0) || supply_v > 12) return "supply_v: must be within 0..12 V (excluded 0)";
+    if (!(vcc_v > 0) || vcc_v > 12) return "vcc_v: must be within 0..12 V (excluded 0)";
+    if (!(vccq_v > 0) || vccq_v > 12) return "vccq_v: must be within 0..12 V (excluded 0)";
+    if (!(core_v > 0) || core_v > vccq_v) return "core_v: must be within 0..vccq_v (excluded 0)";
     return "";
   }
 };
