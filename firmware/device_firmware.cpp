@@ -3,50 +3,48 @@
 
 namespace ufs {
 
+namespace {
+// The LBAs the device exports: what is left of the flash after the WriteBooster buffer's
+// reserve and the over-provisioning.
+uint64_t exported_blocks(const FirmwareParams& params, const FlashGeometry& geometry) {
+  return static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *
+                               (1.0 - params.over_provisioning));
+}
+// The data buffer's read area in 4 KiB slots (the write cache follows it).
+uint32_t read_slots(const FirmwareParams& params) { return (params.data_buffer_kib - params.write_cache_kib) / 4; }
+}  // namespace
+
+// The parts are built in the order their flash clients attach (map store, write cache, page
+// fill, map writer, read engine, GC, power-up recovery): a client's id is in every flash
+// trace cookie.
 DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
     : hal_(hal),
       params_(params),
-      geo_(geometry),
       blocks_(geometry),
-      logical_blocks_(static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *
-                                            (1.0 - params.over_provisioning))),
-      map_(logical_blocks_),
-      shares_(geometry.hybrid() ? std::make_unique<HybridPoolShares>(geometry, params.over_provisioning) : nullptr),
-      alloc_(geometry, params.stripe_order, params.lba_mapping == "static"),  // validated with the parameters
-      read_slots_((params.data_buffer_kib - params.write_cache_kib) / 4),
+      map_(exported_blocks(params, geometry)),
       table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
       flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
       protection_(table_, flash_, *this),
-      map_store_(hal, params_, geometry, logical_blocks_, blocks_.layout(), flash_),
-      placement_(hal, params_, geometry, blocks_, alloc_, gc_),
-      cache_(hal, params_, geometry, read_slots_, blocks_, map_, map_store_, flash_, placement_, gc_, gc_),
-      gc_units_(cache_, map_, map_store_, blocks_),
-      fill_(hal, params_, blocks_.layout(), map_, flash_, cache_),
-      preconditioner_(params_, geometry, logical_blocks_, blocks_, map_, map_store_, flash_, placement_, cache_, alloc_,
-                      shares_.get()),
-      writes_(hal, params_, geometry, logical_blocks_, table_, latency_, map_, map_store_, alloc_, shares_.get(), blocks_,
-              cache_, fill_, protection_),
-      map_writer_(hal, params_, geometry, blocks_, flash_, map_store_, placement_, cache_, gc_),
-      reads_(hal, params_, read_slots_, table_, latency_, map_, blocks_.layout(), flash_, map_store_),
-      scsi_(table_, reads_, writes_, protection_, params.max_transfer_blocks, logical_blocks_),
-      gc_(hal, params_, blocks_, flash_, gc_units_, map_writer_, *this, shares_.get()),
+      map_store_(hal, params_, geometry, map_.logical_blocks(), blocks_.layout(), flash_),
+      write_(hal, params_, geometry, map_.logical_blocks(), read_slots(params),
+             WritePathLinks{blocks_, map_, map_store_, flash_, table_, latency_, protection_, gc_, gc_}),
+      reads_(hal, params_, read_slots(params), table_, latency_, map_, blocks_.layout(), flash_, map_store_),
+      scsi_(table_, reads_, write_.writes(), protection_, params.max_transfer_blocks, map_.logical_blocks()),
+      gc_(hal, params_, blocks_, flash_, write_.gc_units(), write_.map_writer(), write_, write_.shares()),
       wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
-      recovery_(hal, params_, geo_, logical_blocks_, read_slots_, blocks_, map_, map_store_, flash_, wb_.get(), *this) {
+      recovery_(hal, params_, blocks_.layout().geometry(), map_.logical_blocks(), read_slots(params), blocks_, map_,
+                map_store_, flash_, wb_.get(), *this) {
   table_.set_end_listener(this);
-  reads_.set_next_waiters(&writes_);
-  writes_.set_reads(&reads_);
-  cache_.set_durability_listener(&writes_);
-  cache_.set_freed_listener(&writes_);
-  cache_.set_gc_units(&gc_.unit_events());  // GC units: the victim mover
-  map_store_.set_dirty_sink(map_writer_);
-  placement_.set_host_gate(&gc_.host_gate());  // host units at the pace of a die's foreground GC
+  reads_.set_next_waiters(&write_.writes());
+  write_.writes().set_reads(&reads_);
+  write_.set_gc(gc_.unit_events(), gc_.host_gate());  // GC units: the victim mover; host units at GC's pace
+  map_store_.set_dirty_sink(write_.map_writer());
   if (wb_) {
     blocks_.reserve_slc(wb_->slc_blocks_per_die());
-    placement_.set_write_booster(wb_.get());
-    cache_.set_write_booster(wb_.get());
+    write_.set_write_booster(wb_.get());
   }
   if (params.hpb.enabled) {
-    hpb_ftl_ = std::make_unique<HpbFtlPort>(hal, logical_blocks_, map_, table_, reads_, map_store_, latency_);
+    hpb_ftl_ = std::make_unique<HpbFtlPort>(hal, map_.logical_blocks(), map_, table_, reads_, map_store_, latency_);
     hpb_ = std::make_unique<HpbDevice>(hal, *hpb_ftl_, params.hpb);
     map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
     hpb_->register_queries(query_);
@@ -62,22 +60,22 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     flush_ = std::make_unique<WriteBoosterFlush>(params_, geometry, blocks_, gc_, *wb_);
     idle_.add(*flush_);
   }
-  gc_.set_helpers(params.bg_map_writeback ? &map_writer_ : nullptr, flush_.get(), flush_.get());
+  gc_.set_helpers(params.bg_map_writeback ? &write_.map_writer() : nullptr, flush_.get(), flush_.get());
 }
 
 double DeviceFirmware::write_amplification() const {
-  const uint64_t written = writes_.stats().host_write_blocks;
+  const uint64_t written = write_.writes().stats().host_write_blocks;
   if (written == 0) return 0.0;
-  return double(cache_.stats().host_program_sectors + cache_.stats().padding_sectors + gc_.stats().moved_sectors) /
+  return double(write_.cache().stats().host_program_sectors + write_.cache().stats().padding_sectors + gc_.stats().moved_sectors) /
          double(written);
 }
 
 void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   const FirmwareStats& f = stats_;
-  v.count("ftl.logical_blocks", logical_blocks_, "blocks", "LBAs the device exports");
-  writes_.visit_stats(v);
+  v.count("ftl.logical_blocks", map_.logical_blocks(), "blocks", "LBAs the device exports");
+  write_.writes().visit_stats(v);
   reads_.visit_stats(v);
-  cache_.visit_stats(v);
+  write_.cache().visit_stats(v);
   gc_.visit_stats(v);
   flash_.visit_stats(v);
   v.count("ftl.bad_blocks", blocks_.bad_blocks(), "blocks", "blocks retired");
@@ -85,9 +83,9 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   table_.visit_stats(v);
   protection_.visit_stats(v);
   v.count("ftl.map_chunks_allocated", map_.chunks_allocated(), "chunks", "L2P map chunks allocated");
-  fill_.visit_stats(v);
+  write_.fill().visit_stats(v);
   map_store_.visit_stats(v);
-  map_writer_.visit_stats(v);
+  write_.map_writer().visit_stats(v);
   v.count("crypto.session_keys_loaded", f.session_keys_loaded, "", "HPB session keys drawn at power-up");
   if (hpb_) hpb_->visit_stats(v);
   if (wb_) wb_->visit_stats(v);
@@ -95,35 +93,36 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
 
 bool DeviceFirmware::idle() const {
   if (!table_.all_idle()) return false;
-  if (cache_.units().busy()) return false;
+  if (write_.cache().units().busy()) return false;
   return gc_.idle();
 }
 
 std::string DeviceFirmware::debug_state() const {
+  const FlashGeometry& geo = blocks_.layout().geometry();
   std::string out;
   uint32_t unit_states[4];
-  cache_.units().count_states(unit_states);
+  write_.cache().units().count_states(unit_states);
   out += "units free/filling/sealed/programming " + std::to_string(unit_states[0]) + "/" +
          std::to_string(unit_states[1]) + "/" + std::to_string(unit_states[2]) + "/" +
          std::to_string(unit_states[3]) + "; waiting: reads " + std::to_string(reads_.waiting()) +
-         ", writes " + std::to_string(writes_.waiting()) + ", units for a die " +
-         std::to_string(cache_.waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.mover().waiting_for_units()) + "\n";
-  for (uint32_t d = 0; d < geo_.dies(); ++d) {
+         ", writes " + std::to_string(write_.writes().waiting()) + ", units for a die " +
+         std::to_string(write_.cache().waiting_for_die()) + ", GC for a unit " + std::to_string(gc_.mover().waiting_for_units()) + "\n";
+  for (uint32_t d = 0; d < geo.dies(); ++d) {
     out += "die " + std::to_string(d) + ": free blocks " + std::to_string(blocks_.pools().free_blocks(d));
-    if (geo_.hybrid()) out += " (large-page pool: " + std::to_string(blocks_.pools().free_blocks(d, true)) + ")";
+    if (geo.hybrid()) out += " (large-page pool: " + std::to_string(blocks_.pools().free_blocks(d, true)) + ")";
     uint32_t closed = 0, fewest = ~0u, fewest_large = ~0u, busy = 0, bad = 0, open = 0;
-    const uint32_t per_die = geo_.planes_per_die * geo_.blocks_per_plane;
+    const uint32_t per_die = geo.planes_per_die * geo.blocks_per_plane;
     for (uint32_t b = d * per_die; b < (d + 1) * per_die; ++b) {
       const BlockInfo& i = blocks_.info(b);
       bad += i.state == BlockState::Bad;
       open += i.state == BlockState::Open;
       if (i.state != BlockState::Closed) continue;
       ++closed;
-      if (geo_.hybrid() && i.large) fewest_large = std::min(fewest_large, i.valid);
+      if (geo.hybrid() && i.large) fewest_large = std::min(fewest_large, i.valid);
       busy += i.programs_in_flight != 0;
       fewest = std::min(fewest, i.valid);
     }
-    if (geo_.hybrid()) out += ", fewest valid in a large-page block " + std::to_string(fewest_large);
+    if (geo.hybrid()) out += ", fewest valid in a large-page block " + std::to_string(fewest_large);
     out += ", closed " + std::to_string(closed) + " (fewest valid " + std::to_string(fewest) + ", " +
            std::to_string(busy) + " with programs in flight), open " + std::to_string(open) + ", bad " +
            std::to_string(bad);
@@ -138,13 +137,13 @@ std::string DeviceFirmware::debug_state() const {
 // its GC cannot get one to move a victim into (grown bad blocks used up the spare). No later
 // event frees a block, so the device becomes read-only instead of hanging.
 void DeviceFirmware::reclaim_space() {
-  for (uint32_t d = 0; d < geo_.dies(); ++d) gc_.free_space_changed(d);  // last chance: a victim GC can still clean
+  for (uint32_t d = 0; d < blocks_.layout().geometry().dies(); ++d) gc_.free_space_changed(d);  // last chance: a victim GC can still clean
 }
 
 void DeviceFirmware::write_protect_entered() {
   gc_.stop();
   if (flush_) flush_->stop();
-  writes_.refuse_undurable();
+  write_.writes().refuse_undurable();
 }
 
 // ---------------------------------------------------------------- commands
@@ -174,21 +173,15 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   if (token & hpb_cookie::kToken) { hpb_->on_data_out_done(tag); return; }
-  writes_.data_out_done(tag, token);
+  write_.writes().data_out_done(tag, token);
 }
 
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
   hal_.charge_cycles(params_.cycles_flash_complete);
   flash_.complete(c);
   // Programs waiting for a block with nothing on the flash: no later event frees one.
-  if (protection_.may_be_stuck() && !preconditioning_ && (cache_.waiting_for_die() || map_writer_.programs_waiting()))
+  if (protection_.may_be_stuck() && !write_.preconditioning() && write_.programs_waiting())
     protection_.out_of_space();
-}
-
-// An erase gave the die a block back: units waiting for a die go first.
-void DeviceFirmware::space_returned(uint32_t) {
-  cache_.retry_programs();
-  map_writer_.retry_programs();
 }
 
 void DeviceFirmware::on_timer(uint64_t cookie) {
@@ -218,8 +211,8 @@ void DeviceFirmware::recovery_started() {
 void DeviceFirmware::recovery_finished(const std::vector<uint8_t>& replayed) {
   idle_.pause(false);
   if (flush_) flush_->hold(false);
-  map_writer_.write_back_pages(replayed);
-  for (uint32_t die = 0; die < geo_.dies(); ++die) gc_.free_space_changed(die);
+  write_.map_writer().write_back_pages(replayed);
+  for (uint32_t die = 0; die < blocks_.layout().geometry().dies(); ++die) gc_.free_space_changed(die);
 }
 
 // HPB READ verification and READ BUFFER signing results go to the HPB device.
@@ -232,11 +225,9 @@ void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
 // ---------------------------------------------------------------- preconditioning
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
-  preconditioning_ = true;
   gc_.hold(true);
   if (flush_) flush_->hold(true);
-  preconditioner_.fill(first_lba, count, backdoor);
-  preconditioning_ = false;
+  write_.precondition(first_lba, count, backdoor);
   gc_.hold(false);
   if (flush_) flush_->hold(false);
 }

@@ -37,12 +37,7 @@
 #include "recovery/power_up_recovery.h"
 #include "scsi/scsi_command.h"
 #include "stats_visitor.h"
-#include "write/gc_units.h"
-#include "write/page_fill.h"
-#include "write/unit_placement.h"
-#include "write/preconditioner.h"
-#include "write/write_cache.h"
-#include "write/write_engine.h"
+#include "write/write_path.h"
 
 namespace ufs {
 
@@ -52,8 +47,8 @@ struct FirmwareStats {
   uint64_t crypto_rejected = 0;       // of which not valid
 };
 
-class DeviceFirmware : public FirmwareEvents, private CommandEndListener, private GcEraseListener,
-                       private RecoveryListener, private WriteProtectHooks {
+class DeviceFirmware : public FirmwareEvents, private CommandEndListener, private RecoveryListener,
+                       private WriteProtectHooks {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -79,15 +74,14 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   // QUERY REQUEST (flags, attributes, descriptors) of the features that registered.
   QueryResponse query(const QueryRequest& q) { return query_.query(q); }
 
-  uint64_t logical_blocks() const { return logical_blocks_; }
+  uint64_t logical_blocks() const { return map_.logical_blocks(); }
   const FirmwareStats& stats() const { return stats_; }
   // Every part's statistics, named as in stats.json (stats_visitor.h).
   void visit_stats(StatsVisitor& v) const;
   const CommandTable& commands() const { return table_; }
   const ReadEngine& reads() const { return reads_; }
   const MapStore& map_store() const { return map_store_; }
-  const MapWriter& map_writer() const { return map_writer_; }
-  const FlashPort& flash() const { return flash_; }
+  const WritePath& write_path() const { return write_; }
   const GarbageCollector& gc() const { return gc_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
@@ -101,7 +95,6 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
-  bool write_protected() const { return protection_.on(); }
   // One line per die and queue: what the FTL is waiting for (stall diagnostics).
   std::string debug_state() const;
 
@@ -110,19 +103,10 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   void recovery_started() override;
   void recovery_finished(const std::vector<uint8_t>& replayed) override;
 
-  // GcEraseListener
-  void space_returned(uint32_t die) override;
-  void pace_earned(uint32_t die) override { space_returned(die); }
-
   Hal& hal_;
   FirmwareParams params_;
-  FlashGeometry geo_;
   BlockManager blocks_;
-  uint64_t logical_blocks_;
-  L2pMap map_;
-  std::unique_ptr<HybridPoolShares> shares_;  // hybrid: each pool's share of the data (null: off)
-  AllocationPolicy alloc_;
-  uint32_t read_slots_;
+  L2pMap map_;                       // its size: the LBAs the device exports
   // WriteProtectHooks: GC's last chance; then stop background writes, refuse what waits
   void reclaim_space() override;
   void write_protect_entered() override;
@@ -131,17 +115,10 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   FlashPort flash_;
   WriteProtection protection_;       // end of life: read-only once no block can be freed
   MapStore map_store_;
-  UnitPlacement placement_;
-  WriteCache cache_;
-  CacheGcUnits gc_units_;
-  PageFill fill_;
-  Preconditioner preconditioner_;
-  WriteEngine writes_;
-  MapWriter map_writer_;
+  WritePath write_;                  // placement, write cache, GC units, page fill, write engine, map writer
   ReadEngine reads_;
   ScsiDispatch scsi_;                // the SCSI commands: checked, answered or handed to an engine
   GarbageCollector gc_;
-  bool preconditioning_ = false;     // no GC while filling through the backdoor
   void command_ended() override { idle_.command_ended(); }  // CommandEndListener
   IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
   std::unique_ptr<WriteBooster> wb_;
