@@ -1,89 +1,132 @@
 // A time-ordered queue of items delivered to a handler at their due time, with
 // a single wake-up behind it (its own sc_event, or the platform's EventWheel once attached). Models use it instead of one thread or event per
 // outstanding item: an idle queue costs nothing, a busy one one wake-up per due time.
-// Items live in a slab and the heap orders small (time, seq, index) records, so
-// large items are not moved around by the heap.
+// Items live in a slab of fixed chunks (an item is handed to the handler where it lies:
+// no copy out, and pushes from the handler never move it) and the heap orders small
+// (time, seq, index) records, so large items are not moved around by the heap.
+//
+// The handler is a template parameter (issue 18): the hot queues name a small functor that
+// calls their model's member directly, so a delivery is a direct call, not std::function's.
+// Order: (due time, push order), a strict total order, so any heap gives the same sequence.
 #pragma once
 #include <systemc>
 #include <cstdint>
 #include <functional>
-#include <queue>
+#include <memory>
 #include <vector>
 #include "common/event_wheel.h"
 #include "common/sim_time.h"
 
 namespace ufs {
 
-template <class T>
-class TimedQueue : public sc_core::sc_module {
+template <class T, class Handler = std::function<void(T&)>>
+class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
  public:
-  using Handler = std::function<void(T&)>;
-
   TimedQueue(sc_core::sc_module_name name, Handler handler)
-      : sc_core::sc_module(name), handler_(std::move(handler)), wake_("wake", [this] { dispatch(); }) {}
+      : sc_core::sc_module(name), handler_(std::move(handler)) {
+    SC_METHOD(dispatch);
+    sensitive << event_;
+    dont_initialize();
+  }
+  SC_HAS_PROCESS(TimedQueue);
 
   // Wake through the platform's event wheel (before the simulation starts).
-  void attach(EventWheel* wheel) { wake_.attach(wheel); }
+  void attach(EventWheel* wheel) { wheel_ = wheel; }
 
   // Deliver item at absolute simulated time `at` (not before now).
-  void push(const sc_core::sc_time& at, T item) {
-    const sc_core::sc_time now = sim_now();
-    const sc_core::sc_time due = at < now ? now : at;
+  void push(const sc_core::sc_time& at, const T& item) {
+    const sc_core::sc_time& now = sim_now();
+    const uint64_t due = at < now ? now.value() : at.value();
     uint32_t index;
     if (free_.empty()) {
-      index = static_cast<uint32_t>(items_.size());
-      items_.push_back(std::move(item));
+      index = count_++;
+      if ((index & kChunkMask) == 0) chunks_.emplace_back(new T[kChunk]);
     } else {
       index = free_.back();
       free_.pop_back();
-      items_[index] = std::move(item);
     }
-    heap_.push(Entry{due, seq_++, index});
+    slot(index) = item;
+    heap_push(Entry{due, seq_++, index});
     // Re-arm only when this item is due before the wake-up already set (and not while
     // dispatching, which re-arms at its end): a notification per push would pile
     // cancelled entries into the kernel's own queue.
-    if (!dispatching_ && (!armed_ || due < armed_at_)) arm(due, now);
+    if (!dispatching_ && (!armed_ || due < armed_at_)) arm(due, now.value());
   }
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
   // True when an item is due at or before `t` (delivered or not yet).
-  bool due_by(const sc_core::sc_time& t) const { return !heap_.empty() && heap_.top().at <= t; }
+  bool due_by(const sc_core::sc_time& t) const { return !heap_.empty() && heap_[0].at <= t.value(); }
 
  private:
+  static constexpr uint32_t kChunkBits = 6, kChunk = 1u << kChunkBits, kChunkMask = kChunk - 1;
   struct Entry {
-    sc_core::sc_time at;
+    uint64_t at;
     uint64_t seq;  // FIFO among equal times keeps runs deterministic
     uint32_t index;
-    bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
-  void arm(const sc_core::sc_time& due, const sc_core::sc_time& now) {
+  static bool before(const Entry& a, const Entry& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  T& slot(uint32_t index) { return chunks_[index >> kChunkBits][index & kChunkMask]; }
+
+  void heap_push(const Entry& e) {
+    heap_.push_back(e);
+    size_t i = heap_.size() - 1;
+    while (i > 0) {
+      const size_t p = (i - 1) / 2;
+      if (!before(e, heap_[p])) break;
+      heap_[i] = heap_[p];
+      i = p;
+    }
+    heap_[i] = e;
+  }
+  void heap_pop() {
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    const size_t n = heap_.size();
+    if (n == 0) return;
+    size_t i = 0;
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
+      if (!before(heap_[c], last)) break;
+      heap_[i] = heap_[c];
+      i = c;
+    }
+    heap_[i] = last;
+  }
+
+  void arm(uint64_t due, uint64_t now) {
     armed_ = true;
     armed_at_ = due;
-    wake_.notify(due - now);
+    const sc_core::sc_time delay = time_of_value(due - now);
+    if (wheel_) wheel_->notify(*this, delay);
+    else event_.notify(delay);
   }
+  void wheel_wake() override { dispatch(); }
   void dispatch() {
-    const sc_core::sc_time now = sim_now();
+    const uint64_t now = sim_now().value();
     armed_ = false;
     dispatching_ = true;
-    while (!heap_.empty() && heap_.top().at <= now) {
-      const uint32_t index = heap_.top().index;
-      heap_.pop();
-      T item = std::move(items_[index]);
+    while (!heap_.empty() && heap_[0].at <= now) {
+      const uint32_t index = heap_[0].index;
+      heap_pop();
+      handler_(slot(index));  // may push more, due now or later (never into this slot)
       free_.push_back(index);
-      handler_(item);  // may push more, due now or later
     }
     dispatching_ = false;
-    if (!heap_.empty()) arm(heap_.top().at, now);
+    if (!heap_.empty()) arm(heap_[0].at, now);
   }
 
   Handler handler_;
-  TimedWake wake_;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
-  std::vector<T> items_;
+  EventWheel* wheel_ = nullptr;
+  sc_core::sc_event event_;
+  std::vector<Entry> heap_;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  uint32_t count_ = 0;  // slots made so far
   std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
-  bool armed_ = false;          // wake_ has a pending notification ...
-  sc_core::sc_time armed_at_;   // ... for this time
+  bool armed_ = false;   // a wake-up is pending ...
+  uint64_t armed_at_ = 0;  // ... for this time (ps)
   bool dispatching_ = false;
 };
 

@@ -11,7 +11,7 @@ FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params)
       bus("bus"),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
-      queue_("events", [this](Event& e) { dispatch(e); }),
+      queue_("events", Deliver{this}),
       rng_state_(params.rng_seed) {
   SC_METHOD(power_on);  // runs once at the start of simulation
 }

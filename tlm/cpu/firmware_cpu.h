@@ -87,6 +87,10 @@ class FirmwareCpu : public sc_core::sc_module,
     FlashCompletion flash;
     HpbCryptoResult crypto;
   };
+  struct Deliver {  // the queue's handler: a direct call
+    FirmwareCpu* cpu;
+    void operator()(Event& e) const { cpu->dispatch(e); }
+  };
   void power_on();  // reset released: the firmware's first event
   void post_now(Event& e);
   void enqueue(const sc_core::sc_time& at, Event& e);
@@ -97,7 +101,7 @@ class FirmwareCpu : public sc_core::sc_module,
 
   CpuParams params_;
   sc_core::sc_time cycle_;
-  TimedQueue<Event> queue_;
+  TimedQueue<Event, Deliver> queue_;
   FirmwareEvents* firmware_ = nullptr;
   HostInterface* hostif_ = nullptr;
   FlashController* fcc_ = nullptr;

@@ -6,6 +6,8 @@
 
 namespace ufs {
 
+void FccDeliver::operator()(FccEvent& e) const { scheduler->on_event(e); }
+
 using sc_core::sc_time;
 
 DieScheduler::DieScheduler(bool cache_read, uint32_t dies, const Parts& parts)

@@ -34,7 +34,7 @@ class DieScheduler {
     DieQueues& queues;
     DieSequencer& sequencer;
     SuspendResume& suspend;
-    TimedQueue<FccEvent>& events;
+    FccEventQueue& events;
   };
   DieScheduler(bool cache_read, uint32_t dies, const Parts& parts);
 

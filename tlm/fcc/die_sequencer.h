@@ -29,6 +29,14 @@ struct FccEvent {
   Kind kind = Kind::Complete;
 };
 
+// The controller's queue of moments, delivered straight to the die scheduler.
+class DieScheduler;
+struct FccDeliver {
+  DieScheduler* scheduler;
+  void operator()(FccEvent& e) const;  // scheduler->on_event(e)
+};
+using FccEventQueue = TimedQueue<FccEvent, FccDeliver>;
+
 class DieSequencer {
  public:
   struct Parts {
@@ -38,7 +46,7 @@ class DieSequencer {
     ProgramPowerBudget& budget;
     FlashDma& dma;
     FlashTimeline& timeline;
-    TimedQueue<FccEvent>& events;
+    FccEventQueue& events;
   };
   DieSequencer(const FlashControllerParams& params, const Parts& parts);
 

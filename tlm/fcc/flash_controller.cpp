@@ -24,7 +24,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
       queues_(params_, topology_, pool_),
       budget_(params_.max_concurrent_programs),
       dma_port_(dma, this->name()),
-      events_("events", [this](FccEvent& e) { scheduler_.on_event(e); }),
+      events_("events", FccDeliver{&scheduler_}),
       sequencer_(params_, DieSequencer::Parts{topology_, pool_, queues_, budget_, dma_port_, timeline_, events_}),
       suspend_(params_.suspend_for_read, topology_.dies(), sequencer_, this->name()),
       scheduler_(params_.cache_read, topology_.dies(),

@@ -134,7 +134,7 @@ class FlashController : public sc_core::sc_module {
   ProgramPowerBudget budget_;
   FlashDma dma_port_;
   FlashTimeline timeline_;
-  TimedQueue<FccEvent> events_;
+  FccEventQueue events_;
   DieSequencer sequencer_;
   SuspendResume suspend_;
   DieScheduler scheduler_;

@@ -37,7 +37,7 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& params)
       from_link("from_link"),
       params_(params),
       kick_("kick", [this] { issue_method(); }),
-      events_("events", [this](HostEvent& ev) { handle_event(ev); }) {
+      events_("events", Deliver{this}) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad host parameter " + err).c_str());
   from_link.register_b_transport(this, &HostDriver::b_transport);

@@ -147,6 +147,10 @@ class HostDriver : public sc_core::sc_module {
     uint32_t data_bytes = 0;
     uint32_t segment_bytes = 0;
   };
+  struct Deliver {  // the queue's handler: a direct call
+    HostDriver* host;
+    void operator()(HostEvent& ev) const { host->handle_event(ev); }
+  };
 
   void issue_method();          // start of simulation, open-loop arrivals, raw submissions
   void admit_arrivals();        // timed submitters: move arrived requests to their queues
@@ -183,7 +187,7 @@ class HostDriver : public sc_core::sc_module {
   TimedWake kick_;
   EventWheel* wheel_ = nullptr;
   sc_core::sc_event done_event_;
-  TimedQueue<HostEvent> events_;
+  TimedQueue<HostEvent, Deliver> events_;
   // Observability
   int trace_track(int stream, uint8_t tag);
   void trace_command_slice(uint8_t tag, uint64_t end_ps, bool in_flight);
