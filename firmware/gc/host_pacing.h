@@ -19,6 +19,14 @@
 // open block's room covers the valid sectors left and a unit of padding). With a whole block
 // kept back, the allowance above would only ever bind a block higher, and a block less of
 // spare area per die fills the victims (write amplification).
+//
+// GC's share of the write cache follows the same state (gc_ahead, read by the victim mover):
+// a die whose GC is behind (host units wait on its pace) keeps a second moved-data unit queued
+// at the die, so in the die's FIFO GC gets the program slots the host waits for; a die a block
+// or more ahead keeps one (programming while the next fills: GC still programs back to back,
+// its units are single-plane, one block). Otherwise, when every die cleans at once (host
+// blocks fill in step on all dies, as in a burst after idle time), GC holds most of the cache
+// and host writes queue behind programs nobody waits for (issue 14, session 19).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -46,6 +54,11 @@ class HostPacing {
   int64_t gc_spare(uint32_t die) const;  // GC's room beyond its need, in sectors
   // Room above what GC still needs (paced dies; the figure may_place compares), in sectors.
   int64_t allowance(uint32_t die) const;
+  // The die's GC is a block or more ahead of its need (allowance of a whole block): host
+  // units are not waiting on its pace, so its moved data need not queue ahead of theirs.
+  bool gc_ahead(uint32_t die) const {
+    return dies_[die].victim != BlockManager::kNoBlock && allowance(die) >= int64_t(blocks_.layout().sectors_per_block());
+  }
   uint64_t room(uint32_t die) const;  // free blocks and open TLC blocks' pages left, in sectors
 
   uint64_t refusals() const { return refusals_; }

@@ -65,7 +65,7 @@ void VictimMover::fill(uint32_t die) {
       // At most a program's worth of the die's moved data waits in the write cache (resumed in
       // unit_programmed): GC holding more would only queue it behind its own programs on this
       // die while host writes, finding no unit, hold every tag (issue 14 item 2).
-      if (g.flush ? !pacer_->may_fill(die, sealed_[die]) : sealed_[die] >= unit_limit_) return;
+      if (g.flush ? !pacer_->may_fill(die, sealed_[die]) : sealed_[die] >= unit_limit(die)) return;
       g.unit = units_.gc_unit(g.stream, g.to_large, die, g.flush);
       g.unit_used = false;
       if (g.unit == kNone) {
@@ -102,7 +102,7 @@ void VictimMover::fill(uint32_t die) {
   listener_.moves_may_be_done(die);
 }
 
-// Each die moving a victim's data through the buffer may hold up to unit_limit_ units.
+// Each die moving a victim's data through the buffer may hold up to unit_limit(die) units.
 uint32_t VictimMover::units_wanted() const {
   uint32_t n = 0;
   if (!params_.gc_host_pacing) return 0;  // with pacing only (host units then wait their turn anyway)
@@ -110,9 +110,14 @@ uint32_t VictimMover::units_wanted() const {
     const DieMove& g = dies_[d];
     if (g.victim == BlockManager::kNoBlock || g.scanned || g.flush) continue;
     const uint32_t held = sealed_[d] + (g.unit != kNone);
-    n += unit_limit_ > held ? unit_limit_ - held : 0;
+    n += unit_limit(d) > held ? unit_limit(d) - held : 0;
   }
   return n;
+}
+
+// With host pacing, a die whose GC is a block ahead of its need holds one unit (gc/host_pacing.h).
+uint32_t VictimMover::unit_limit(uint32_t die) const {
+  return gate_.on() && gate_.pacing().gc_ahead(die) ? 1 : unit_limit_;
 }
 
 void VictimMover::close_unit(uint32_t die) {

@@ -121,6 +121,7 @@ class VictimMover : public FlashClient, public GcUnitEvents {
   // Per die: its GC and flush units sealed and not yet programmed (a unit may outlive its
   // victim: the host can invalidate the rest of the victim before the unit is programmed).
   std::vector<uint32_t> sealed_;
+  uint32_t unit_limit(uint32_t die) const;  // sealed units the die's GC may hold now
   uint32_t unit_limit_;  // firmware.gc_units_per_die (0: one per plane)
   std::vector<Read> reads_;
   std::vector<uint32_t> free_reads_;

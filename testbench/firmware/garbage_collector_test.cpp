@@ -702,4 +702,64 @@ TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per
   CHECK(mover.progress(0, false) == " cursor 16 scanned reads 0");
 }
 
+// Issue 14 item 2 (session 19): with pacing, GC's share of the write cache follows its
+// pace. Behind (host units wait on it), a die's GC keeps gc_units_per_die units queued at the
+// die; a block or more ahead, one (programming while the next fills): when every die cleaned
+// at once after a burst's start, GC held most of the cache and host writes waited behind
+// programs nobody waited for (threshold-GC phone-trace replays: write p99 doubled).
+TEST_CASE("Victim mover: with pacing, a die's GC a block ahead of its need holds one unit, behind it its limit",
+          "[firmware][gc][gc-parts]") {
+  for (const bool ahead : {false, true}) {
+    Rig r("greedy");
+    r.params.gc_units_per_die = 2;
+    struct Told : VictimMoveListener {
+      void moves_may_be_done(uint32_t) override {}
+    } told;
+    GcHostGate gate(r.blocks, true, 4, r.erased);
+    VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
+    r.units.gc = &mover;
+    const uint32_t victim = r.data_block(12, 0);  // three units' worth
+    // Room: the free blocks (16 sectors each); GC needs 16 * 12 / 12 = 16 of it.
+    while (r.blocks.pools().free_blocks(0) > (ahead ? 2u : 1u)) r.blocks.take_free_block(0);
+    r.blocks.info(victim).state = BlockState::Victim;
+    gate.pacing().victim_taken(0, victim, true);
+    INFO("ahead " << ahead);
+    CHECK(gate.pacing().allowance(0) == (ahead ? 16 : 0));
+    CHECK(gate.pacing().gc_ahead(0) == ahead);
+    VictimMover::Move m;
+    m.victim = victim;
+    mover.start(0, m);
+    r.units.hold = true;  // the die is busy: sealed units wait
+    mover.fill(0);
+    r.hw.run();
+    CHECK(r.units.held.size() == (ahead ? 1u : 2u));
+    while (!r.units.held.empty()) {
+      r.units.program_held();
+      r.hw.run();
+    }
+    CHECK(mover.moved_all(0));
+    CHECK(r.blocks.info(victim).valid == 0);
+  }
+  // Off: the limit whatever the pace.
+  Rig r("greedy");
+  r.params.gc_units_per_die = 2;
+  struct Told : VictimMoveListener {
+    void moves_may_be_done(uint32_t) override {}
+  } told;
+  GcHostGate off(r.blocks, false, 4, r.erased);
+  VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, off, told);
+  r.units.gc = &mover;
+  const uint32_t victim = r.data_block(12, 0);
+  r.blocks.info(victim).state = BlockState::Victim;
+  off.pacing().victim_taken(0, victim, true);
+  REQUIRE(off.pacing().gc_ahead(0));
+  VictimMover::Move m;
+  m.victim = victim;
+  mover.start(0, m);
+  r.units.hold = true;
+  mover.fill(0);
+  r.hw.run();
+  CHECK(r.units.held.size() == 2);
+}
+
 }  // namespace garbage_collector_test
