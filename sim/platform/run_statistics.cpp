@@ -314,6 +314,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     json& c = j["cpu"]["iss"];
     c["cost"] = p.config().cpu.iss_cost;
     c["cpi"] = p.config().cpu.cpi;
+    c["mailbox_wait_cycles"] = p.config().cpu.mailbox_wait_cycles;
+    c["sram_wait_cycles"] = p.config().cpu.sram_wait_cycles;
     c["heap_used_mib"] = double(iss->heap_used_bytes()) / 1048576.0;
     c["heap_mib"] = p.config().cpu.iss_heap_mib;
     c["fast_forwarded_instructions"] = iss->fast_forwarded_instructions();  // of the byte loops (cpu.iss_fast_loops)
@@ -331,6 +333,23 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
                                                 // of instructions_mean: the C library's byte loops (cpu.iss_fast_loops), memmove's alone
                                                 {"byte_loop_instructions_mean", double(n.loop_instructions) / e},
                                                 {"memmove_instructions_mean", double(n.memmove_instructions) / e}};
+    }
+    // Measured cost by charge site: each charge_cycles call of the firmware and the
+    // instructions up to the next (the firmware-cost study derives the native table from it).
+    for (const IssFirmware::ChargeSite& s : iss->charge_sites()) {
+      const double n = double(s.calls);
+      char caller[16];
+      std::snprintf(caller, sizeof caller, "0x%x", s.caller);
+      c["charge_sites"].push_back({{"event", IssFirmware::kind_name(s.kind)},
+                                   {"caller", caller},
+                                   {"function", s.caller ? iss->function_at(s.caller) : "(charges nothing)"},
+                                   {"charged", s.charged},
+                                   {"calls", s.calls},
+                                   {"instructions_mean", double(s.instructions) / n},
+                                   {"byte_loop_instructions_mean", double(s.loop_instructions) / n},
+                                   {"memmove_instructions_mean", double(s.memmove_instructions) / n},
+                                   {"hal_calls_mean", double(s.crossings) / n},
+                                   {"sram_accesses_mean", double(s.sram_accesses) / n}});
     }
   }
 #endif

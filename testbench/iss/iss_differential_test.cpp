@@ -222,6 +222,8 @@ struct Result {
   std::array<IssFirmware::KindCounters, IssFirmware::kKinds> cost{};  // ISS only, every kind
   uint64_t fast_forwarded = 0;              // ISS only
   int fast_loops_found = 0;                 // ISS only
+  std::vector<IssFirmware::ChargeSite> sites;  // ISS with measured cost only
+  std::map<uint32_t, std::string> site_functions;  // caller -> its function
   std::map<std::string, std::string> stats;  // the firmware's statistics at the end (visit_stats)
 };
 
@@ -354,6 +356,8 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
     out.cost = fw.iss->counters();
     out.fast_forwarded = fw.iss->fast_forwarded_instructions();
     out.fast_loops_found = fw.iss->fast_loops_found();
+    out.sites = fw.iss->charge_sites();
+    for (const auto& site : out.sites) out.site_functions[site.caller] = fw.iss->function_at(site.caller);
   }
   StatsText st(out.stats);
   if (fw.iss) fw.iss->visit_stats(st);
@@ -514,6 +518,51 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   CHECK(a.stats == b.stats);
   INFO(covered(b));
   CHECK(b.calls.at("power_cut") == 1);
+}
+
+// The firmware-cost study derives the native table from the charge sites: every
+// instruction of a charging entry lands in exactly one site (the segments add up to the
+// kind's count), each charge_cycles call is one call of its site with the figure it
+// charged, and the sites are the functions that charge.
+TEST_CASE("ISS: measured cost by charge site adds up to the instructions per event kind", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.params.cycles_command_decode = 1111;  // figures no other constant has: the site names its constant
+  s.params.cycles_response = 2222;
+  s.commands = 1500;
+  s.precondition_blocks = 4096;
+  const Result r = run(s, true, IssMode{false, true, 2});
+  REQUIRE(!r.sites.empty());
+  std::array<uint64_t, IssFirmware::kKinds> instructions{}, loops{}, memmove{};
+  uint64_t decode_calls = 0, response_calls = 0;
+  for (const auto& site : r.sites) {
+    instructions[site.kind] += site.instructions;
+    loops[site.kind] += site.loop_instructions;
+    memmove[site.kind] += site.memmove_instructions;
+    CHECK(site.calls > 0);
+    if (site.charged == 1111) {
+      decode_calls += site.calls;
+      CHECK(r.site_functions.at(site.caller).find("DeviceFirmware::on_command") != std::string::npos);
+    }
+    if (site.charged == 2222) {
+      response_calls += site.calls;
+      CHECK(r.site_functions.at(site.caller).find("CommandTable::") != std::string::npos);
+    }
+    if (site.caller == 0) CHECK(site.charged == 0);  // an entry that charged nothing
+  }
+  const auto command = size_t(mailbox::Event::Command);
+  CHECK(decode_calls == r.cost[command].entries);  // every command is decoded once
+  CHECK(response_calls == r.completed);
+  for (size_t k = size_t(mailbox::Event::Command); k <= size_t(mailbox::Event::PowerUp); ++k) {
+    INFO(IssFirmware::kind_name(k));
+    CHECK(instructions[k] == r.cost[k].instructions);
+    CHECK(loops[k] == r.cost[k].loop_instructions);
+    CHECK(memmove[k] == r.cost[k].memmove_instructions);
+  }
+  // With native cost nothing is measured, so there are no sites.
+  const Result n = run(s, true, IssMode{true, true, 0});
+  CHECK(n.sites.empty());
 }
 
 // Debian 12's Unicorn (2.0.1) takes every guest store through a page collection that Arm

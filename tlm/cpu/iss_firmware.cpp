@@ -1,9 +1,12 @@
 #include "cpu/iss_firmware.h"
 #include <dlfcn.h>
+#include <cxxabi.h>
 #include <elf.h>
 #include <sys/mman.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -155,6 +158,8 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       if (sym.st_name >= strtab.sh_size) continue;
       const char* name = reinterpret_cast<const char*>(elf.data() + strtab.sh_offset + sym.st_name);
       const uint32_t thumbless = sym.st_value & ~1u;
+      if (ELF32_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size) functions_.push_back({thumbless, sym.st_size, name});
+      if (!std::strcmp(name, "_ZN3ufs9TargetHal13charge_cyclesEy")) charge_at_ = thumbless;
       if (!std::strcmp(name, "memcpy") || !std::strcmp(name, "memmove") || !std::strcmp(name, "memset"))
         functions.emplace_back(name, thumbless);
       if (!std::strcmp(name, "fw_entry")) entry_ = thumbless;
@@ -166,6 +171,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
       else if (!std::strcmp(name, "fw_heap_top")) heap_top_symbol_ = sym.st_value;
     }
   }
+  std::sort(functions_.begin(), functions_.end(), [](const Function& a, const Function& b) { return a.address < b.address; });
   if (!entry_ || !halt_ || !start_ || !heap_top_symbol_)
     fail(options.elf + ": fw_start, fw_entry, fw_halt or fw_heap_top missing (not built from firmware/target?)");
 
@@ -205,6 +211,9 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
     if (options.sram_wait_cycles)
       uc_hook_add(uc_, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&IssFirmware::on_sram), this,
                   kHeapBase, kHeapBase + mem_->heap_bytes - 1);
+    // Charge sites: a hook on charge_cycles' first instruction only (compiled into that block alone).
+    if (charge_at_)
+      uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&IssFirmware::on_charge), this, charge_at_, charge_at_);
   } else {
     for (const uint32_t at : loop_at_)
       if (at) uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_loop), this, at, at);
@@ -259,6 +268,9 @@ uint64_t IssFirmware::heap_used_bytes() const {
 void IssFirmware::run(uint32_t kind) {
   instructions_ = sram_accesses_ = crossings_ = charged_ = native_ = 0;
   loop_instructions_ = memmove_instructions_ = 0;
+  segment_site_ = nullptr;
+  seg_instructions_ = seg_loops_ = seg_memmove_ = seg_crossings_ = seg_sram_ = 0;
+  running_kind_ = kind;
   // Reset, boot and the zero-time precondition are not core time; with native cost the
   // firmware's own charges still go through, as in the native mode.
   charging_ = kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp);
@@ -282,6 +294,15 @@ void IssFirmware::run(uint32_t kind) {
   }
   if (!halted_) fail(std::string("the core stopped in ") + kind_name(kind) + " before the handler returned");
   settle();
+  if (charging_ && !options_.native_cost) {
+    if (!segment_site_) {  // an entry that charged nothing: its own site
+      ChargeSite& s = sites_[{kind, 0, 0}];
+      s.kind = kind;
+      ++s.calls;
+      segment_site_ = &s;
+    }
+    close_segment();
+  }
   KindCounters& k = counters_[kind < kKinds ? kind : 0];
   ++k.entries;
   k.instructions += instructions_;
@@ -324,6 +345,60 @@ void IssFirmware::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
   if (address == me->loop_at_[kCopy] || address == me->loop_at_[kSet] || address == me->loop_at_[kMoveUp] ||
       address == me->loop_at_[kMoveDown])
     if (address) me->fast_forward(uint32_t(address));
+}
+
+// charge_cycles(this, cycles): r0 the HAL, cycles in r2:r3 (AAPCS: a 64-bit argument takes
+// an even register pair), lr the caller. The first call of an entry keeps the entry's start
+// as its segment's start: the dispatch before it is that handler's work too.
+void IssFirmware::on_charge(uc_struct* uc, uint64_t, uint32_t, void* self) {
+  auto* me = static_cast<IssFirmware*>(self);
+  if (!me->charging_) return;
+  uint32_t lo = 0, hi = 0, lr = 0;
+  uc_reg_read(uc, UC_ARM_REG_R2, &lo);
+  uc_reg_read(uc, UC_ARM_REG_R3, &hi);
+  uc_reg_read(uc, UC_ARM_REG_LR, &lr);
+  const uint64_t cycles = uint64_t(hi) << 32 | lo;
+  if (me->segment_site_) me->close_segment();
+  ChargeSite& s = me->sites_[{me->running_kind_, lr & ~1u, cycles}];
+  s.kind = me->running_kind_;
+  s.caller = lr & ~1u;
+  s.charged = cycles;
+  ++s.calls;
+  me->segment_site_ = &s;
+}
+
+void IssFirmware::close_segment() {
+  ChargeSite& s = *segment_site_;
+  s.instructions += instructions_ - seg_instructions_;
+  s.loop_instructions += loop_instructions_ - seg_loops_;
+  s.memmove_instructions += memmove_instructions_ - seg_memmove_;
+  s.crossings += crossings_ - seg_crossings_;
+  s.sram_accesses += sram_accesses_ - seg_sram_;
+  seg_instructions_ = instructions_;
+  seg_loops_ = loop_instructions_;
+  seg_memmove_ = memmove_instructions_;
+  seg_crossings_ = crossings_;
+  seg_sram_ = sram_accesses_;
+  segment_site_ = nullptr;
+}
+
+std::vector<IssFirmware::ChargeSite> IssFirmware::charge_sites() const {
+  std::vector<ChargeSite> v;
+  for (const auto& [key, site] : sites_) v.push_back(site);
+  return v;
+}
+
+std::string IssFirmware::function_at(uint32_t address) const {
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), address,
+                             [](uint32_t a, const Function& f) { return a < f.address; });
+  if (it == functions_.begin()) return "";
+  --it;
+  if (address - it->address >= it->size) return "";
+  int status = 0;
+  char* d = abi::__cxa_demangle(it->name.c_str(), nullptr, nullptr, &status);
+  std::string name = status == 0 && d ? d : it->name;
+  std::free(d);
+  return name;
 }
 
 void IssFirmware::on_loop(uc_struct*, uint64_t address, uint32_t, void* self) {

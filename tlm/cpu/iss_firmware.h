@@ -14,6 +14,8 @@
 // both modes run identically op by op: the differential test).
 #pragma once
 #include <array>
+#include <map>
+#include <tuple>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -80,6 +82,23 @@ class IssFirmware : public FirmwareEvents {
   const std::array<KindCounters, kKinds>& counters() const { return counters_; }
   static const char* kind_name(size_t kind);
   uint64_t heap_used_bytes() const;
+
+  // Measured cost by charge site (the firmware-cost study derives the native table from it):
+  // an entry's instructions from one charge_cycles call to the next (the first segment from
+  // the entry's start) go to the first call's site, named by its caller (the return address)
+  // and the cycles it charged. The segments of an entry add up to its instructions.
+  struct ChargeSite {
+    uint32_t kind = 0;        // event kind (mailbox::Event)
+    uint32_t caller = 0;      // return address of the charge_cycles call; 0: the entry charged nothing
+    uint64_t charged = 0;     // the cycles the call charged (its native figure)
+    uint64_t calls = 0;
+    uint64_t instructions = 0, loop_instructions = 0, memmove_instructions = 0;
+    uint64_t crossings = 0, sram_accesses = 0;  // HAL calls and heap accesses in the segments
+  };
+  // Measured cost only (empty with native cost); ordered by kind, caller, charge.
+  std::vector<ChargeSite> charge_sites() const;
+  // The firmware function holding `address` (demangled), or "" outside every function.
+  std::string function_at(uint32_t address) const;
   // Whether guest stores skip Unicorn 2.0.1's per-store page collection in this process
   // (iss_firmware.cpp says why that is safe on Arm); false with any other Unicorn.
   static bool store_shortcut();
@@ -100,6 +119,20 @@ class IssFirmware : public FirmwareEvents {
   static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
   static void on_sram(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
   static void on_loop(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+  static void on_charge(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+  void close_segment();
+
+  // Charge sites (measured cost): the open segment's site and where it started.
+  uint32_t charge_at_ = 0;             // TargetHal::charge_cycles
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, ChargeSite> sites_;
+  ChargeSite* segment_site_ = nullptr;
+  uint64_t seg_instructions_ = 0, seg_loops_ = 0, seg_memmove_ = 0, seg_crossings_ = 0, seg_sram_ = 0;
+  uint32_t running_kind_ = 0;
+  struct Function {
+    uint32_t address, size;
+    std::string name;
+  };
+  std::vector<Function> functions_;    // sorted by address
 
   // The C library's byte loops (picolibc's memcpy, memmove both ways, memset), found in the
   // ELF by their exact code: each is the block starting a loop iteration.
