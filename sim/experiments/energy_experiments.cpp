@@ -50,7 +50,7 @@ const IdlePolicyRun kIdlePolicyRuns[] = {{"trace_threshold_gc", "threshold GC", 
 
 std::vector<ExperimentRow> energy_study(ExperimentContext& ctx) {
   const std::vector<std::string> trace = require_traces({"slideshow_exec.csv.gz"});
-  nlohmann::json seq_read, seq_write, idle_awake, idle_hibern8, hpb_off, hpb_on, wb_on, wb_off;
+  nlohmann::json seq_read, seq_write, idle_awake, idle_hibern8, idle_slow, hpb_off, hpb_on, wb_on, wb_off;
   nlohmann::json traced[std::size(kIdlePolicyRuns)];
   auto run = [&](const std::string& name, std::vector<std::string> args, nlohmann::json& into) {
     std::vector<std::string> a = {"--preset", "ufs31", "--no-check"};
@@ -69,6 +69,11 @@ std::vector<ExperimentRow> energy_study(ExperimentContext& ctx) {
   std::vector<std::string> idle_h8 = idle;
   idle_h8.insert(idle_h8.end(), {"--set", "link.hibernate_idle_us=150000"});
   run("idle_hibern8", idle_h8, idle_hibern8);
+  // The same with the link in the slow power mode (PWM-G4, 72 Mb/s per lane), SLEEP between
+  // bursts instead of STALL.
+  std::vector<std::string> idle_pwm = idle;
+  idle_pwm.insert(idle_pwm.end(), {"--set", "link.power_mode=slow"});
+  run("idle_slow", idle_pwm, idle_slow);
   // HPB off vs on: 4 KiB random reads over 1 GiB with 128 KiB of L2P SRAM (128 MiB covered),
   // after 20,000 unmeasured reads that warm the map cache and HPB's regions.
   std::vector<std::string> hpb = {"--precondition-fill", "1g", "--precondition",
@@ -133,6 +138,10 @@ std::vector<ExperimentRow> energy_study(ExperimentContext& ctx) {
   rows.push_back({"seq write power", "512KiB QD8", kModelOnly, energy(seq_write, "mean_power_mw"), "mW", 0});
   rows.push_back({"idle power, link awake", "2 reads/s", kModelOnly, energy(idle_awake, "mean_power_mw"), "mW", 0});
   rows.push_back({"idle power, auto-hibernate", "2 reads/s", kModelOnly, energy(idle_hibern8, "mean_power_mw"), "mW", 0});
+  rows.push_back({"idle power, PWM + SLEEP", "2 reads/s", kModelOnly, energy(idle_slow, "mean_power_mw"), "mW", 0});
+  rows.push_back({"idle read mean, link awake", "2 reads/s", kModelOnly, mean_latency(idle_awake, "read"), "us", 0});
+  rows.push_back({"idle read mean, auto-hibernate", "2 reads/s", kModelOnly, mean_latency(idle_hibern8, "read"), "us", 0});
+  rows.push_back({"idle read mean, PWM + SLEEP", "2 reads/s", kModelOnly, mean_latency(idle_slow, "read"), "us", 0});
   rows.push_back({"energy per GB, HPB off", "4KiB rand read QD32", kModelOnly, energy(hpb_off, "per_byte_nj"), "J/GB", 0});
   rows.push_back({"energy per GB, HPB on", "4KiB rand read QD32", kModelOnly, energy(hpb_on, "per_byte_nj"), "J/GB", 0});
   rows.push_back({"mean power, HPB off", "4KiB rand read QD32", kModelOnly, energy(hpb_off, "mean_power_mw"), "mW", 0});
@@ -169,8 +178,8 @@ std::vector<Experiment> make_energy_experiments() {
                      "Samsung UFS 4.0 announcement (May 2022): sequential read 6.0 MB/s per mA, 46% better than UFS 3.1 "
                      "(so ~4.1 for UFS 3.1), UFS 3.1 2100/1200 MB/s; energy model parameters and sources: "
                      "tlm/power/energy_params.h; trace: MobileBlockIOTraces slideshow (Pixel 6a)",
-                     "device power and throughput per mA (ICC + ICCQ) on ufs31 (sequential read/write, idle with and "
-                     "without auto-hibernate); energy per GB, mean power and latency with HPB off/on, WriteBooster "
+                     "device power and throughput per mA (ICC + ICCQ) on ufs31 (sequential read/write, idle with the "
+                     "link awake, auto-hibernating or in PWM with SLEEP); energy per GB, mean power and latency with HPB off/on, WriteBooster "
                      "on/off, and threshold vs idle-time GC with and without auto-hibernate on a phone trace",
                      energy_study,
                      x,
@@ -179,7 +188,8 @@ std::vector<Experiment> make_energy_experiments() {
                          {"mean power, HPB", x, {"mean power, HPB off", "mean power, HPB on"}, {"HPB off", "HPB on"}},
                          {"energy per GB, WriteBooster", x, {"energy per GB, WB on", "energy per GB, WB off"}, {"WB on", "WB off"}},
                          {"mean power, WriteBooster", x, {"mean power, WB on", "mean power, WB off"}, {"WB on", "WB off"}},
-                         {"idle power", x, {"idle power, link awake", "idle power, auto-hibernate"}, {"awake", "auto-hibernate"}},
+                         {"idle power", x, {"idle power, link awake", "idle power, auto-hibernate", "idle power, PWM + SLEEP"},
+                          {"awake", "auto-hibernate", "PWM + SLEEP"}},
                          {"phone trace: energy per GB", "idle-time policy", {"phone trace energy per GB"}, {"slideshow"}},
                          {"phone trace: mean power", "idle-time policy", {"phone trace mean power"}, {"slideshow"}},
                          {"phone trace: write mean", "idle-time policy", {"phone trace write mean"}, {"slideshow"}},

@@ -53,6 +53,7 @@ EnergyActivity EnergyCollector::activity(const UfsPlatform& p, const EnergyCount
     a.link_lanes[dir] = dir == 0 ? cfg.link.h2d_lanes : cfg.link.d2h_lanes;
     a.link_lane_rate_mbps[dir] = p.link.lane_rate_mbps(dir == 0 ? UniproLink::kHostToDevice : UniproLink::kDeviceToHost);
   }
+  a.link_pwm = cfg.link.pwm();
   a.link_hibern8_s = d(from.link_hibern8_s, to.link_hibern8_s);
   a.link_hibern8_entries = du(from.link_hibern8_entries, to.link_hibern8_entries);
   a.ios = ios;
@@ -103,6 +104,8 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
   states["link_burst_d2h_s"] = a.link_burst_s[1];
   states["link_stall_h2d_s"] = b.link_stall_s[0];
   states["link_stall_d2h_s"] = b.link_stall_s[1];
+  states["link_sleep_h2d_s"] = b.link_sleep_s[0];
+  states["link_sleep_d2h_s"] = b.link_sleep_s[1];
   states["link_hibern8_s"] = a.link_hibern8_s;
   states["link_hibern8_entries"] = a.link_hibern8_entries;
   states["cpu_busy_s"] = a.cpu_busy_s;

@@ -51,12 +51,33 @@ TEST_CASE("Energy: the components add up to the total", "[energy]") {
   }
   CHECK(b.total_uj() == Approx(sum).epsilon(1e-12));
   CHECK(model.summary(a, b).total_uj == Approx(sum).epsilon(1e-12));
-  // Every component has a block, and every one is non-zero in this window.
+  // Every component has a block, and every one is non-zero in this window but SLEEP (the
+  // link is in the fast power mode: STALL between bursts).
   for (int c = 0; c < EnergyBreakdown::kComponents; ++c) {
     INFO(EnergyBreakdown::name(c));
     CHECK(std::string(EnergyBreakdown::block(c)) != "?");
-    CHECK(b.uj(c) > 0);
+    CHECK((c == EnergyBreakdown::kLinkSleep ? b.uj(c) == 0 : b.uj(c) > 0));
   }
+}
+
+TEST_CASE("Energy: in the slow power mode the link bursts in PWM and SLEEPs between bursts", "[energy]") {
+  const EnergyModel model{EnergyParams{}};
+  EnergyActivity a = busy_window();
+  a.link_pwm = true;
+  a.link_lane_rate_mbps[0] = a.link_lane_rate_mbps[1] = 72.0;  // PWM-G4
+  const EnergyBreakdown b = model.breakdown(a);
+  // Burst: 1 mW per lane whatever the rate; SLEEP 50 uW per lane the rest outside Hibern8.
+  CHECK(model.burst_mw_per_lane(72.0, true) == Approx(1.0));
+  CHECK(b.uj(EnergyBreakdown::kLinkBurst) == Approx(1.0 * 2 * (0.2 + 0.1) * 1e3));
+  CHECK(b.link_sleep_s[0] == Approx(0.5 - 0.2 - 0.05));
+  CHECK(b.link_sleep_s[1] == Approx(0.5 - 0.1 - 0.05));
+  CHECK(b.link_stall_s[0] == 0);
+  CHECK(b.uj(EnergyBreakdown::kLinkStall) == 0);
+  CHECK(b.uj(EnergyBreakdown::kLinkSleep) == Approx(0.050 * 2 * (0.25 + 0.35) * 1e3));
+  CHECK(b.uj(EnergyBreakdown::kLinkHibern8) == Approx(0.010 * 4 * 0.05 * 1e3));
+  double sum = 0;
+  for (int c = 0; c < EnergyBreakdown::kComponents; ++c) sum += b.uj(c);
+  CHECK(b.total_uj() == Approx(sum));
 }
 
 TEST_CASE("Energy: each component is its power state's time integral or its count times its energy", "[energy]") {
@@ -204,6 +225,9 @@ TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
   LinkEnergyParams link;
   link.burst_pj_per_bit = 1e9;
   CHECK(link.validate().rfind("burst_pj_per_bit:", 0) == 0);
+  link = LinkEnergyParams{};
+  link.sleep_uw_per_lane = -1;
+  CHECK(link.validate().rfind("sleep_uw_per_lane:", 0) == 0);
   CpuEnergyParams cpu;
   cpu.idle_mw = -0.5;
   CHECK(cpu.validate().rfind("idle_mw:", 0) == 0);

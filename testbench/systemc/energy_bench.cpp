@@ -124,6 +124,28 @@ TEST_CASE("Energy with auto-hibernate: sparse requests leave the link in Hibern8
         2.0 * 4 * a.at("link_hibern8_s").get<double>() * 1e3);
 }
 
+TEST_CASE("Energy in the slow power mode: PWM bursts, SLEEP between them, no STALL", "[energy][system]") {
+  // PWM-G4 x2 each way: 72 Mb/s per lane, 8b/10b: a 4 KiB DATA IN UPIU takes ~0.3 ms.
+  const nlohmann::json s = run_energy("rw=randread,bs=4k,iodepth=1,size=64m,count=200,rate_iops=500,seed=3",
+                                      {"link.power_mode=slow"});
+  const nlohmann::json& e = s.at("energy");
+  INFO(e.dump(2));
+  const nlohmann::json& a = e.at("activity");
+  const nlohmann::json& c = e.at("components");
+  const double window = s.at("simulated_seconds").get<double>();
+  CHECK(a.at("link_stall_h2d_s").get<double>() == 0);
+  CHECK(a.at("link_stall_d2h_s").get<double>() == 0);
+  CHECK(c.at("link_stall").get<double>() == 0);
+  // Burst + SLEEP = the window per direction; each at its power (defaults: 1 mW, 50 uW per lane).
+  const double burst = a.at("link_burst_d2h_s").get<double>() + a.at("link_burst_h2d_s").get<double>();
+  const double sleep = a.at("link_sleep_d2h_s").get<double>() + a.at("link_sleep_h2d_s").get<double>();
+  CHECK(a.at("link_burst_d2h_s").get<double>() + a.at("link_sleep_d2h_s").get<double>() == Approx(window));
+  CHECK(c.at("link_burst").get<double>() == Approx(1.0 * 2 * burst * 1e3));
+  CHECK(c.at("link_sleep").get<double>() == Approx(0.050 * 2 * sleep * 1e3));
+  // 200 x 4 KiB at 72 Mb/s x 2 lanes: DATA IN (4256 framed bytes) + RESPONSE (40) x 10 bits / 144 Mb/s.
+  CHECK(a.at("link_burst_d2h_s").get<double>() == Approx(200 * 4296 * 10 / 144e6).epsilon(0.01));
+}
+
 TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]") {
   CHECK(bind_error({"nand.energy.icc_read_ma=-1"}).find("nand.energy.icc_read_ma") != std::string::npos);
   CHECK(bind_error({"link.energy.stall_mw_per_lane=abc"}).find("link.energy.stall_mw_per_lane") != std::string::npos);
@@ -131,6 +153,8 @@ TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]"
   CHECK(bind_error({"power.core_v=1.3"}).find("power.core_v") != std::string::npos);
   CHECK(bind_error({"fcc.energy.ecc_pj_per_byte=-2"}).find("fcc.energy.ecc_pj_per_byte") != std::string::npos);
   CHECK(bind_error({"power.supply_v=2.5"}).find("power.supply_v") != std::string::npos);  // gone: unknown key
+  CHECK(bind_error({"link.power_mode=slow", "link.h2d_gear=8"}).find("link.h2d_gear") != std::string::npos);
+  CHECK(bind_error({"link.energy.sleep_uw_per_lane=-1"}).find("link.energy.sleep_uw_per_lane") != std::string::npos);
   CHECK(bind_error({"cpu.energy.idle_mww=1"}).find("cpu.energy.idle_mww") != std::string::npos);
   CHECK(bind_error({"memory.energy.leakage_uw_per_kib=2"}).empty());
 }

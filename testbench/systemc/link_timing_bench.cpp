@@ -167,6 +167,29 @@ TEST_CASE("link: rate series A and 128b/130b at HS-G5", "[link]") {
   CHECK(b.at_host.arrivals.at(0) == sc_time(8138, SC_PS));
 }
 
+TEST_CASE("link: PWM gears in the slow power mode run at 9 x 2^(gear-1) Mb/s, 8b/10b", "[link]") {
+  LinkParams p = params(1, 1);
+  p.power_mode = "slow";
+  p.d2h_gear = 7;
+  p.d2h_lanes = 2;
+  Bench b(p);
+  b.host.script = [&](Source& s) {
+    Upiu u = command_upiu();
+    s.send(u);
+  };
+  b.device.script = [&](Source& s) {
+    Upiu u = command_upiu();
+    s.send(u);
+  };
+  sc_core::sc_start();
+  // PWM-G1 x1: 400 bits / 9e6 = 44.444444 us.
+  CHECK(b.at_device.arrivals.at(0) == sc_time(44444444, SC_PS));
+  // PWM-G7 x2: 8b/10b still (no 128b/130b in PWM): 400 bits / (2 x 576e6) = 347.2222 ns.
+  CHECK(b.at_host.arrivals.at(0) == sc_time(347222, SC_PS));
+  CHECK(b.link.lane_rate_mbps(UniproLink::kHostToDevice) == 9.0);
+  CHECK(b.link.lane_rate_mbps(UniproLink::kDeviceToHost) == 576.0);
+}
+
 TEST_CASE("link: back-to-back UPIUs serialise, directions are independent", "[link]") {
   Bench b(params(4, 2, 50.0));
   b.host.script = [&](Source& s) {
@@ -317,10 +340,22 @@ TEST_CASE("link: parameter validation names the key", "[link]") {
   p = LinkParams();
   p.line_coding = "64b66b";
   CHECK(p.validate().rfind("line_coding:", 0) == 0);
+  // The slow power mode: PWM gears 1..7, 8b/10b only.
+  p = LinkParams();
+  p.power_mode = "medium";
+  CHECK(p.validate().rfind("power_mode:", 0) == 0);
+  p.power_mode = "slow";
+  p.h2d_gear = 7;
+  CHECK(p.validate().empty());
+  p.d2h_gear = 8;
+  CHECK(p.validate().rfind("d2h_gear:", 0) == 0);
+  p.d2h_gear = 1;
+  p.line_coding = "128b130b";
+  CHECK(p.validate().rfind("line_coding:", 0) == 0);
   // Every key has a unit string and a meaning.
   KeyCounter binder;
   p.bind(binder);
-  CHECK(binder.keys == 11);
+  CHECK(binder.keys == 12);
 }
 
 }  // namespace link_timing_bench

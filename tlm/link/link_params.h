@@ -3,6 +3,8 @@
 // Numbers used (MIPI M-PHY 4.1/5.0, UniPro 1.8/2.0, JESD220E/F):
 //  - HS lane rates, rate series B: G1 1457.6, G2 2915.2, G3 5830.4, G4 11660.8, G5 23321.6 Mb/s;
 //    rate series A: 1248, 2496, 4992, 9984, 19968 Mb/s.
+//  - PWM (LS mode, UniPro SLOW power mode): PWM-G1 3-9 Mb/s, each gear doubling, to PWM-G7
+//    192-576 Mb/s; the model runs a PWM gear at its top rate (9 x 2^(gear-1) Mb/s), 8b/10b.
 //  - Line coding: 8b/10b through HS-G4 (10 line bits per byte), 128b/130b at HS-G5
 //    (8.125 line bits per byte).
 //  - UniPro framing: a UPIU is one L4 message (T_SDU), cut into L2 data frames carrying at most
@@ -17,7 +19,10 @@
 namespace ufs {
 
 struct LinkParams {
-  uint32_t h2d_gear = 4;                 // host -> device HS gear
+  // UniPro power mode: "fast" (HS gears, M-PHY STALL between bursts) or "slow" (PWM gears,
+  // SLEEP between bursts: a link kept at low speed to save power).
+  std::string power_mode = "fast";
+  uint32_t h2d_gear = 4;                 // host -> device HS gear (PWM gear in slow mode)
   uint32_t h2d_lanes = 2;
   uint32_t d2h_gear = 4;                 // device -> host HS gear
   uint32_t d2h_lanes = 2;
@@ -38,9 +43,10 @@ struct LinkParams {
 
   template <class B>
   void bind(B& b) {
-    b("h2d_gear", h2d_gear, "", "host-to-device HS gear (1..5)");
+    b("power_mode", power_mode, "", "fast (HS gears, STALL between bursts) or slow (PWM gears, SLEEP between bursts)");
+    b("h2d_gear", h2d_gear, "", "host-to-device HS gear (1..5; PWM gear 1..7 in slow mode)");
     b("h2d_lanes", h2d_lanes, "lanes", "host-to-device lanes (1..4)");
-    b("d2h_gear", d2h_gear, "", "device-to-host HS gear (1..5)");
+    b("d2h_gear", d2h_gear, "", "device-to-host HS gear (1..5; PWM gear 1..7 in slow mode)");
     b("d2h_lanes", d2h_lanes, "lanes", "device-to-host lanes (1..4)");
     b("rate_series", rate_series, "", "M-PHY HS rate series: A or B");
     b("line_coding", line_coding, "", "auto (8b10b up to G4, 128b130b at G5), 8b10b or 128b130b");
@@ -55,13 +61,16 @@ struct LinkParams {
   }
 
   std::string validate() const {
-    if (h2d_gear < 1 || h2d_gear > 5) return "h2d_gear: must be 1..5";
-    if (d2h_gear < 1 || d2h_gear > 5) return "d2h_gear: must be 1..5";
+    if (power_mode != "fast" && power_mode != "slow") return "power_mode: must be fast or slow";
+    const uint32_t top = pwm() ? 7 : 5;
+    if (h2d_gear < 1 || h2d_gear > top) return pwm() ? "h2d_gear: must be 1..7 (PWM)" : "h2d_gear: must be 1..5";
+    if (d2h_gear < 1 || d2h_gear > top) return pwm() ? "d2h_gear: must be 1..7 (PWM)" : "d2h_gear: must be 1..5";
     if (h2d_lanes < 1 || h2d_lanes > 4) return "h2d_lanes: must be 1..4";
     if (d2h_lanes < 1 || d2h_lanes > 4) return "d2h_lanes: must be 1..4";
     if (rate_series != "A" && rate_series != "B") return "rate_series: must be A or B";
     if (line_coding != "auto" && line_coding != "8b10b" && line_coding != "128b130b")
       return "line_coding: must be auto, 8b10b or 128b130b";
+    if (pwm() && line_coding == "128b130b") return "line_coding: PWM gears use 8b10b";
     // UniPro's L2 frames carry at most 272 bytes (DL_MTU); bounds with room for other links.
     if (frame_payload_bytes == 0 || frame_payload_bytes > 65536) return "frame_payload_bytes: must be within 1..65536";
     if (frame_overhead_bytes > 1024) return "frame_overhead_bytes: must be at most 1024";
@@ -69,6 +78,12 @@ struct LinkParams {
     return "";
   }
 
+  bool pwm() const { return power_mode == "slow"; }
+  // A gear's lane rate in Mb/s in this power mode: HS (its rate series) or PWM.
+  double lane_rate_mbps(uint32_t gear) const {
+    if (!pwm()) return lane_rate_mbps(gear, rate_series);
+    return gear >= 1 && gear <= 7 ? 9.0 * double(1u << (gear - 1)) : 0.0;
+  }
   // M-PHY HS lane rate in Mb/s for a gear (1..5) and rate series ('A' or 'B').
   static double lane_rate_mbps(uint32_t gear, const std::string& series) {
     static const double kRateA[5] = {1248.0, 2496.0, 4992.0, 9984.0, 19968.0};
@@ -78,7 +93,7 @@ struct LinkParams {
   }
   // Line bits per payload byte for a gear under this coding setting.
   double line_bits_per_byte(uint32_t gear) const {
-    const bool use_128b130b = line_coding == "128b130b" || (line_coding == "auto" && gear >= 5);
+    const bool use_128b130b = line_coding == "128b130b" || (line_coding == "auto" && gear >= 5 && !pwm());
     return use_128b130b ? 8.0 * 130.0 / 128.0 : 10.0;
   }
 };

@@ -35,7 +35,7 @@ UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
   dirs_[kDeviceToHost].lanes = params_.d2h_lanes;
   for (DirectionState& d : dirs_) {
     // ps per byte = line bits per byte / (lanes * Mb/s) * 1e6 ps/us
-    const double mbps = LinkParams::lane_rate_mbps(d.gear, params_.rate_series) * d.lanes;
+    const double mbps = params_.lane_rate_mbps(d.gear) * d.lanes;
     d.ps_per_framed_byte = params_.line_bits_per_byte(d.gear) * 1e6 / mbps;
     for (auto& m : d.memo) m = DirectionState::Memo();
   }
@@ -97,7 +97,7 @@ sc_time UniproLink::serialisation_time(Direction dir, uint64_t framed) const {
 }
 
 double UniproLink::lane_rate_mbps(Direction dir) const {
-  return LinkParams::lane_rate_mbps(dirs_[dir].gear, params_.rate_series);
+  return params_.lane_rate_mbps(dirs_[dir].gear);
 }
 
 double UniproLink::framed_bytes_per_second(Direction dir) const {

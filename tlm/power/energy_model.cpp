@@ -6,10 +6,10 @@ namespace ufs {
 namespace {
 const char* const kNames[EnergyBreakdown::kComponents] = {
     "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "ecc",
-    "link_burst", "link_stall", "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p",
+    "link_burst", "link_stall", "link_sleep", "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p",
     "sram_leakage", "crypto_active", "crypto_idle", "regulator_loss"};
 const char* const kBlocks[EnergyBreakdown::kComponents] = {
-    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "link", "link", "link", "link",
+    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "link", "link", "link", "link", "link",
     "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto", "regulator"};
 // mW x s = mJ; x 1000 = uJ.
 double uj_of(double mw, double seconds) { return mw * seconds * 1e3; }
@@ -47,18 +47,21 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   b.uj(EnergyBreakdown::kChannelIo) = p.channel.io_pj_per_byte * double(a.channel_bytes) * 1e-6;
   b.uj(EnergyBreakdown::kEcc) = p.channel.ecc_pj_per_byte * double(a.channel_bytes) * 1e-6;
   // Link: per direction, its lanes in burst while serialising, in Hibern8 while hibernated
-  // (both directions), in STALL otherwise.
-  double burst_uj = 0, stall_uj = 0, hibern8_uj = 0;
+  // (both directions), otherwise in STALL (fast power mode) or SLEEP (slow: PWM gears).
+  double burst_uj = 0, stall_uj = 0, sleep_uj = 0, hibern8_uj = 0;
   for (int d = 0; d < 2; ++d) {
     const double lanes = double(a.link_lanes[d]);
     const double burst = std::min(a.link_burst_s[d], window);
-    b.link_stall_s[d] = std::max(0.0, window - burst - a.link_hibern8_s);
-    burst_uj += uj_of(burst_mw_per_lane(a.link_lane_rate_mbps[d]) * lanes, burst);
+    const double between = std::max(0.0, window - burst - a.link_hibern8_s);
+    (a.link_pwm ? b.link_sleep_s : b.link_stall_s)[d] = between;
+    burst_uj += uj_of(burst_mw_per_lane(a.link_lane_rate_mbps[d], a.link_pwm) * lanes, burst);
     stall_uj += uj_of(p.link.stall_mw_per_lane * lanes, b.link_stall_s[d]);
+    sleep_uj += uj_of(p.link.sleep_uw_per_lane * 1e-3 * lanes, b.link_sleep_s[d]);
     hibern8_uj += uj_of(p.link.hibern8_uw_per_lane * 1e-3 * lanes, a.link_hibern8_s);
   }
   b.uj(EnergyBreakdown::kLinkBurst) = burst_uj;
   b.uj(EnergyBreakdown::kLinkStall) = stall_uj;
+  b.uj(EnergyBreakdown::kLinkSleep) = sleep_uj;
   b.uj(EnergyBreakdown::kLinkHibern8) = hibern8_uj;
   b.uj(EnergyBreakdown::kLinkTransitions) = p.link.hibern8_transition_uj * double(a.link_hibern8_entries);
   // Core: busy cycles at the clock; idle the rest of the window.

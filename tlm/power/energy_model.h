@@ -42,6 +42,7 @@ struct EnergyActivity {
   double link_burst_s[2] = {0, 0};
   uint32_t link_lanes[2] = {0, 0};
   double link_lane_rate_mbps[2] = {0, 0};  // the direction's gear and rate series
+  bool link_pwm = false;                   // slow power mode: PWM bursts, SLEEP between them
   double link_hibern8_s = 0;               // both directions
   uint64_t link_hibern8_entries = 0;
   // What the window served (per I/O and per byte figures).
@@ -53,7 +54,7 @@ class EnergyBreakdown {
  public:
   enum Component : int {
     kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kEcc, kLinkBurst,
-    kLinkStall, kLinkHibern8, kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage,
+    kLinkStall, kLinkSleep, kLinkHibern8, kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage,
     kCryptoActive, kCryptoIdle, kRegulatorLoss,
     kComponents
   };
@@ -73,7 +74,8 @@ class EnergyBreakdown {
   double total_uj() const;
   // Power-state times behind the time-based components (seconds).
   double nand_standby_s = 0;     // die-seconds outside array operations
-  double link_stall_s[2] = {0, 0};
+  double link_stall_s[2] = {0, 0};  // HS mode's time between bursts
+  double link_sleep_s[2] = {0, 0};  // PWM mode's
   double cpu_idle_s = 0, crypto_busy_s = 0, crypto_idle_s = 0;
 
  private:
@@ -97,9 +99,9 @@ class EnergyModel {
   const EnergyParams& params() const { return params_; }
   EnergyBreakdown breakdown(const EnergyActivity& a) const;
   EnergySummary summary(const EnergyActivity& a, const EnergyBreakdown& b) const;
-  // Power (mW) of each link lane in HS burst at a lane rate.
-  double burst_mw_per_lane(double lane_rate_mbps) const {
-    return params_.link.burst_pj_per_bit * lane_rate_mbps * 1e-3;
+  // Power (mW) of each link lane in HS burst at a lane rate (PWM bursts: a fixed power).
+  double burst_mw_per_lane(double lane_rate_mbps, bool pwm = false) const {
+    return pwm ? params_.link.pwm_burst_mw_per_lane : params_.link.burst_pj_per_bit * lane_rate_mbps * 1e-3;
   }
 
  private:

@@ -80,8 +80,8 @@ struct ChannelEnergyParams {
 struct LinkEnergyParams {
   // The device's end of the M-PHY link, per lane. The model's link states: HS burst while a
   // direction serialises, STALL between bursts (HS mode, nothing to send), Hibern8 under
-  // auto-hibernate (link.hibernate_idle_us), each entry with its exit. PWM gears and SLEEP
-  // are not modelled (the link stays in HS mode).
+  // auto-hibernate (link.hibernate_idle_us), each entry with its exit. In the slow power
+  // mode (link.power_mode, PWM gears) a lane bursts in PWM and SLEEPs between bursts.
   // Estimates: neither MIPI nor an M-PHY vendor publishes power per lane (searched: Synopsys,
   // Arasan, Cadence pages give the states, not figures), so these rest on the link's physics.
   // Burst: about 3 pJ per bit per lane (TX or RX, serialiser/deserialiser, CDR and the
@@ -91,12 +91,18 @@ struct LinkEnergyParams {
   // ACTIVATED states" of HS mode): 2 mW per lane. Hibern8 leaves leakage and the squelch
   // detector: 10 uW per lane. One entry and exit spends the exit time (PA_TActivate,
   // link.hibernate_exit_us 600 us) relocking the PLL at STALL power on all four lanes:
-  // 4 x 2 mW x 600 us = 4.8 uJ. The power of this block is drawn from VCCQ through the
-  // core regulator (power.core_v): the host's M-PHY runs on 0.88 V (Linux DTS vdda-phy).
+  // 4 x 2 mW x 600 us = 4.8 uJ. PWM: the low-speed driver and receiver need no PLL (the
+  // bit clock is in the pulse widths) and run at most 576 Mb/s: 1 mW per lane in a PWM
+  // burst whatever the gear (estimate); SLEEP, the LS mode's saving state, keeps the line
+  // biased and the squelch awake without a PLL: 50 uW per lane (estimate, between STALL and
+  // Hibern8). The power of this block is drawn from VCCQ through the core regulator
+  // (power.core_v): the host's M-PHY runs on 0.88 V (Linux DTS vdda-phy).
   double burst_pj_per_bit = 3.0;
   double stall_mw_per_lane = 2.0;
   double hibern8_uw_per_lane = 10.0;
   double hibern8_transition_uj = 4.8;
+  double pwm_burst_mw_per_lane = 1.0;
+  double sleep_uw_per_lane = 50.0;
 
   template <class B>
   void bind(B& b) {
@@ -106,6 +112,8 @@ struct LinkEnergyParams {
     b("hibern8_uw_per_lane", hibern8_uw_per_lane, "uW", "Hibern8 power per lane (estimate)");
     b("hibern8_transition_uj", hibern8_transition_uj, "uJ",
       "energy of one Hibern8 entry and exit, all lanes (estimate: 4 lanes at STALL power for the 600 us exit)");
+    b("pwm_burst_mw_per_lane", pwm_burst_mw_per_lane, "mW", "PWM burst power per lane, slow power mode (estimate)");
+    b("sleep_uw_per_lane", sleep_uw_per_lane, "uW", "SLEEP (PWM mode, between bursts) power per lane (estimate)");
   }
   std::string validate() const {
     if (!(burst_pj_per_bit >= 0) || burst_pj_per_bit > 1e4) return "burst_pj_per_bit: must be within 0..10000";
@@ -113,6 +121,8 @@ struct LinkEnergyParams {
     if (!(hibern8_uw_per_lane >= 0) || hibern8_uw_per_lane > 1e6) return "hibern8_uw_per_lane: must be within 0..1000000";
     if (!(hibern8_transition_uj >= 0) || hibern8_transition_uj > 1e6)
       return "hibern8_transition_uj: must be within 0..1000000";
+    if (!(pwm_burst_mw_per_lane >= 0) || pwm_burst_mw_per_lane > 1e4) return "pwm_burst_mw_per_lane: must be within 0..10000";
+    if (!(sleep_uw_per_lane >= 0) || sleep_uw_per_lane > 1e6) return "sleep_uw_per_lane: must be within 0..1000000";
     return "";
   }
 };
