@@ -31,36 +31,24 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
       reads_(hal, params_, read_slots(params), table_, latency_, map_, blocks_.layout(), flash_, map_store_),
       scsi_(table_, reads_, write_.writes(), protection_, params.max_transfer_blocks, map_.logical_blocks()),
       gc_(hal, params_, blocks_, flash_, write_.gc_units(), write_.map_writer(), write_, write_.shares()),
-      wb_(params.writebooster.enabled ? std::make_unique<WriteBooster>(params.writebooster, geometry) : nullptr),
+      wb_(params.writebooster.enabled ? std::make_unique<WriteBoosterFeature>(params_, geometry, blocks_, gc_, query_)
+                                      : nullptr),
       recovery_(hal, params_, blocks_.layout().geometry(), map_.logical_blocks(), read_slots(params), blocks_, map_,
-                map_store_, flash_, wb_.get(), *this) {
+                map_store_, flash_, wb_ ? &wb_->buffer() : nullptr, *this) {
   table_.set_end_listener(this);
   reads_.set_next_waiters(&write_.writes());
   write_.writes().set_reads(&reads_);
   write_.set_gc(gc_.unit_events(), gc_.host_gate());  // GC units: the victim mover; host units at GC's pace
   map_store_.set_dirty_sink(write_.map_writer());
-  if (wb_) {
-    blocks_.reserve_slc(wb_->slc_blocks_per_die());
-    write_.set_write_booster(wb_.get());
-  }
-  if (params.hpb.enabled) {
-    hpb_ftl_ = std::make_unique<HpbFtlPort>(hal, map_.logical_blocks(), map_, table_, reads_, map_store_, latency_);
-    hpb_ = std::make_unique<HpbDevice>(hal, *hpb_ftl_, params.hpb);
-    map_.set_observer(hpb_.get());  // every mapping change marks its sub-region dirty
-    hpb_->register_queries(query_);
-    table_.set_response_hook(hpb_.get());      // device control mode recommendations ride on responses
-    reads_.set_verified_entries(&hpb_->verified_entries());   // HPB READ: PPAs from verified entries
-    map_store_.set_miss_listener(&hpb_->map_miss_listener());  // device control mode counts map misses
-    map_store_.set_load_listener(&hpb_->map_load_listener());  // READ BUFFER waits for map pages
-  }
+  if (wb_) write_.set_write_booster(&wb_->buffer());  // host data into the SLC buffer while it has room
+  if (params.hpb.enabled)
+    hpb_ = std::make_unique<HpbFeature>(hal, params.hpb, map_.logical_blocks(),
+                                        HpbFeatureLinks{map_, table_, reads_, map_store_, latency_, query_});
   // Idle time: background GC first, then a WriteBooster flush (each at its own threshold).
   idle_.add(gc_);
-  if (wb_) {
-    wb_->register_queries(query_);
-    flush_ = std::make_unique<WriteBoosterFlush>(params_, geometry, blocks_, gc_, *wb_);
-    idle_.add(*flush_);
-  }
-  gc_.set_helpers(params.bg_map_writeback ? &write_.map_writer() : nullptr, flush_.get(), flush_.get());
+  WriteBoosterFlush* flush = wb_ ? &wb_->flush() : nullptr;
+  if (flush) idle_.add(*flush);
+  gc_.set_helpers(params.bg_map_writeback ? &write_.map_writer() : nullptr, flush, flush);
 }
 
 double DeviceFirmware::write_amplification() const {
@@ -87,8 +75,8 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   map_store_.visit_stats(v);
   write_.map_writer().visit_stats(v);
   v.count("crypto.session_keys_loaded", f.session_keys_loaded, "", "HPB session keys drawn at power-up");
-  if (hpb_) hpb_->visit_stats(v);
-  if (wb_) wb_->visit_stats(v);
+  if (hpb_) hpb_->device().visit_stats(v);
+  if (wb_) wb_->buffer().visit_stats(v);
 }
 
 bool DeviceFirmware::idle() const {
@@ -142,7 +130,7 @@ void DeviceFirmware::reclaim_space() {
 
 void DeviceFirmware::write_protect_entered() {
   gc_.stop();
-  if (flush_) flush_->stop();
+  if (wb_) wb_->flush().stop();
   write_.writes().refuse_undurable();
 }
 
@@ -155,7 +143,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   hal_.charge_cycles(params_.cycles_command_decode);
   if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
   if (recovery_.active()) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
-  if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->on_command(c); return; }
+  if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->device().on_command(c); return; }
   scsi_.dispatch(c);
 }
 
@@ -164,7 +152,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
   if (token & kControlToken) { table_.control_data_sent(tag); return; }
-  if (token & hpb_cookie::kToken) { hpb_->on_data_in_done(tag); return; }
+  if (token & hpb_cookie::kToken) { hpb_->device().on_data_in_done(tag); return; }
   reads_.data_in_done(tag, token);
 }
 
@@ -172,7 +160,7 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
   hal_.charge_cycles(params_.cycles_transfer_done);
-  if (token & hpb_cookie::kToken) { hpb_->on_data_out_done(tag); return; }
+  if (token & hpb_cookie::kToken) { hpb_->device().on_data_out_done(tag); return; }
   write_.writes().data_out_done(tag, token);
 }
 
@@ -199,18 +187,18 @@ void DeviceFirmware::on_power_up() {
   }
   hal_.write_crypto_register(hpb_crypto_reg::kCtrl, hpb_crypto_reg::kCtrlKeyCommit);
   ++stats_.session_keys_loaded;
-  if (hpb_) hpb_->on_power_up();
+  if (hpb_) hpb_->device().on_power_up();
   recovery_.power_up();
 }
 
 void DeviceFirmware::recovery_started() {
   idle_.pause(true);
-  if (flush_) flush_->hold(true);
+  if (wb_) wb_->flush().hold(true);
 }
 
 void DeviceFirmware::recovery_finished(const std::vector<uint8_t>& replayed) {
   idle_.pause(false);
-  if (flush_) flush_->hold(false);
+  if (wb_) wb_->flush().hold(false);
   write_.map_writer().write_back_pages(replayed);
   for (uint32_t die = 0; die < blocks_.layout().geometry().dies(); ++die) gc_.free_space_changed(die);
 }
@@ -219,17 +207,17 @@ void DeviceFirmware::recovery_finished(const std::vector<uint8_t>& replayed) {
 void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
   ++stats_.crypto_results;
   if (!result.valid) ++stats_.crypto_rejected;
-  if (hpb_) hpb_->on_crypto_done(result);
+  if (hpb_) hpb_->device().on_crypto_done(result);
 }
 
 // ---------------------------------------------------------------- preconditioning
 
 void DeviceFirmware::precondition(uint64_t first_lba, uint64_t count, FlashBackdoor& backdoor) {
   gc_.hold(true);
-  if (flush_) flush_->hold(true);
+  if (wb_) wb_->flush().hold(true);
   write_.precondition(first_lba, count, backdoor);
   gc_.hold(false);
-  if (flush_) flush_->hold(false);
+  if (wb_) wb_->flush().hold(false);
 }
 
 }  // namespace ufs

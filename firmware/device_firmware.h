@@ -19,7 +19,6 @@
 #include "ftl/slot_allocator.h"
 #include "flash/flash_port.h"
 #include "gc/garbage_collector.h"
-#include "gc/write_booster_flush.h"
 #include "idle/idle_scheduler.h"
 #include "hal/hal.h"
 #include "command/buffer_layout.h"
@@ -30,13 +29,13 @@
 #include "ftl/placement.h"
 #include "map/map_store.h"
 #include "map/map_writer.h"
-#include "hpb/hpb_device.h"
-#include "hpb/hpb_ftl_port.h"
+#include "hpb/hpb_feature.h"
 #include "protect/write_protection.h"
 #include "query/query_server.h"
 #include "recovery/power_up_recovery.h"
 #include "scsi/scsi_command.h"
 #include "stats_visitor.h"
+#include "wb/write_booster_feature.h"
 #include "write/write_path.h"
 
 namespace ufs {
@@ -88,10 +87,8 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   void reset_latency_split() { latency_.reset_sums(); }
   const BlockManager& blocks() const { return blocks_; }
   const L2pMap& map() const { return map_; }
-  const HpbDevice* hpb() const { return hpb_.get(); }  // null when HPB is off
-  HpbDevice* hpb() { return hpb_.get(); }
-  WriteBooster* writebooster() { return wb_.get(); }  // null when WriteBooster is off
-  const WriteBooster* writebooster() const { return wb_.get(); }
+  const HpbDevice* hpb() const { return hpb_ ? &hpb_->device() : nullptr; }  // null when HPB is off
+  const WriteBooster* writebooster() const { return wb_ ? &wb_->buffer() : nullptr; }  // null when it is off
   // (NAND sectors programmed) / (host sectors written): write amplification.
   double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
@@ -115,19 +112,17 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   FlashPort flash_;
   WriteProtection protection_;       // end of life: read-only once no block can be freed
   MapStore map_store_;
+  QueryServer query_;                // HPB and WriteBooster register their flags, attributes, descriptor fields
   WritePath write_;                  // placement, write cache, GC units, page fill, write engine, map writer
   ReadEngine reads_;
   ScsiDispatch scsi_;                // the SCSI commands: checked, answered or handed to an engine
   GarbageCollector gc_;
   void command_ended() override { idle_.command_ended(); }  // CommandEndListener
   IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
-  std::unique_ptr<WriteBooster> wb_;
-  std::unique_ptr<WriteBoosterFlush> flush_;     // null: WriteBooster off
+  std::unique_ptr<WriteBoosterFeature> wb_;      // the SLC buffer and its flush (null: WriteBooster off)
   PowerUpRecovery recovery_;
   FirmwareStats stats_;
-  std::unique_ptr<HpbFtlPort> hpb_ftl_;          // the FTL as HPB sees it (null: HPB off)
-  std::unique_ptr<HpbDevice> hpb_;               // null: HPB off
-  QueryServer query_;
+  std::unique_ptr<HpbFeature> hpb_;              // the FTL as HPB sees it and the HPB device (null: HPB off)
 };
 
 }  // namespace ufs

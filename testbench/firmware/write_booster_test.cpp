@@ -108,7 +108,7 @@ struct WbRig {
 TEST_CASE("WriteBooster: writes fill the SLC buffer, then go to TLC, an idle flush empties its sealed blocks",
           "[firmware][writebooster]") {
   WbRig r;
-  WriteBooster& wb = *r.fw.writebooster();
+  const WriteBooster& wb = *r.fw.writebooster();
   REQUIRE(wb.slc_blocks_per_die() == 6);
   CHECK(wb.capacity_sectors() == 2 * 6 * 12 * 4);
   // Dedicated buffer: its blocks come off the exported capacity (12 of 64 blocks' TLC space).
@@ -153,7 +153,7 @@ TEST_CASE("WriteBooster with plane-first striping: each plane of a die has its o
   FirmwareParams p = wb_params();
   p.stripe_order = "plane-first";
   WbRig r(p);
-  WriteBooster& wb = *r.fw.writebooster();
+  const WriteBooster& wb = *r.fw.writebooster();
   r.write(0, 256);  // 1 MiB: fits the buffer
   r.hw.run_until(r.hw.now_ps() + 1'000'000'000ull);  // below the idle threshold
   CHECK(wb.stats().slc_write_sectors == 256);
@@ -180,7 +180,7 @@ TEST_CASE("WriteBooster: a command pauses a flush at its next unit and the flush
   FlashGeometry g = wb_geometry();
   g.pages_per_block = 144;  // SLC blocks of 48 pages: 16 units of 12 sectors to move per block
   WbRig r(wb_params(), g);  // 2 SLC blocks of 192 sectors per die
-  WriteBooster& wb = *r.fw.writebooster();
+  const WriteBooster& wb = *r.fw.writebooster();
   r.write(0, 512);  // 2 MiB into the SLC buffer: a sealed block per die, the rest in the open ones
   const uint64_t sealed = r.sealed_slc_valid();
   REQUIRE(sealed == 2 * 192);
@@ -293,7 +293,7 @@ TEST_CASE("WriteBooster: flush during hibernate follows the link's auto-hibernat
 // flushing the open block at every gap erased thousands of nearly empty blocks per GB).
 TEST_CASE("WriteBooster: idle gaps between small writes leave the open SLC block open", "[firmware][writebooster]") {
   WbRig r;  // SLC blocks of 48 sectors, 6 per die
-  WriteBooster& wb = *r.fw.writebooster();
+  const WriteBooster& wb = *r.fw.writebooster();
   const uint64_t block_sectors = 48;
   uint64_t lba = 0;
   for (int gap = 0; gap < 60; ++gap) {
@@ -322,7 +322,7 @@ TEST_CASE("WriteBooster: the buffer's life time estimate and writes past its end
   FirmwareParams p = wb_params();
   p.writebooster.slc_endurance = 4;
   WbRig r(p);
-  WriteBooster& wb = *r.fw.writebooster();
+  const WriteBooster& wb = *r.fw.writebooster();
   CHECK(r.attr(kAttrWbLifeTimeEst) == 1);
   uint32_t seen_est = 1;
   uint64_t lba = 0;
