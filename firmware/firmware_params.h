@@ -45,14 +45,15 @@ struct FirmwareParams {
   // Per die: GC's write-cache units sealed and not yet programmed (0: one per plane, a
   // multi-plane program's worth, as the WriteBooster flush keeps). A die programs one such
   // group at a time, so more only parks moved data in the cache while host writes wait for it.
+  // With gc_host_pacing, a die whose GC is a block ahead of its need holds one.
   uint32_t gc_units_per_die = 0;
   // Per die in foreground GC: host units placed as GC earns them (gc/host_pacing.h: the
   // die's room above block size x the fraction of its victim's valid data left), and host
   // data and map pages may use the room GC's victim does not need (the last free block, a
   // unit of GC's open block); false: host data takes the die's free blocks down to the last
-  // one at full speed, then waits for whole victims. Not applied with hybrid page size (two
-  // pools) or gc_copy_back (GC writes a block per plane). Off by default: the GC-need hard
-  // limit doubles write p99 on the idle-gc study's threshold-GC trace replays (issue 14 note s18).
+  // one at full speed, then waits for whole victims. With gc_copy_back GC's room is its block
+  // of every plane. Not applied with hybrid page size (after a power cut GC can end without
+  // room in a pool whose last block host data took: issue 14 note s19).
   bool gc_host_pacing = false;
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks

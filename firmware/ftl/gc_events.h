@@ -16,12 +16,13 @@ class FreeSpaceListener {
 class HostWriteGate {
  public:
   virtual ~HostWriteGate() = default;
-  virtual bool host_may_place(uint32_t die) = 0;  // false: not now (the die retries when it may)
+  // large: hybrid page size, a unit of the large-page pool. False: not now (the die retries when it may).
+  virtual bool host_may_place(uint32_t die, bool large) = 0;
   // Host data or map pages may open one of the die's free blocks (hybrid: of the large-page
   // pool); false: the rest is GC's (the die retries when it may).
   virtual bool may_open_block(uint32_t die, bool large) = 0;
-  // A host unit or map page may take a unit of GC's open block (room beyond GC's need).
-  virtual bool may_share_gc_block(uint32_t die) { return false; }
+  // A host unit or map page may take a unit of GC's open block of the pool (room beyond GC's need).
+  virtual bool may_share_gc_block(uint32_t /*die*/, bool /*large*/) { return false; }
 };
 
 // What an erase tells the rest of the FTL.

@@ -2,8 +2,8 @@
 // whether a host unit may go to a die in foreground GC and whether host data or map pages
 // may open one of a die's last free blocks; a die that refused something retries
 // (GcEraseListener::pace_earned) when its GC's progress may have changed the answer: a unit
-// of moved data programmed, a page copied back. Off (firmware.gc_host_pacing false, hybrid
-// page size or GC copy-back): nothing is paced and the hard limit is a whole free block.
+// of moved data programmed, a page copied back. Off (firmware.gc_host_pacing false, or hybrid
+// page size: garbage_collector.cpp): nothing is paced and the hard limit is a whole free block.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -15,14 +15,19 @@ namespace ufs {
 
 class GcHostGate final : public HostWriteGate {
  public:
-  // on: pacing in force; unit_sectors: a host unit; listener: told when a die may take units again.
-  GcHostGate(const BlockManager& blocks, bool on, uint32_t unit_sectors, GcEraseListener& listener)
-      : blocks_(blocks), on_(on), pacing_(blocks, unit_sectors), retry_(blocks.layout().geometry().dies(), 0), listener_(listener) {}
+  // on: pacing in force; unit_sectors: a host unit; listener: told when a die may take units
+  // again; copy_back: GC moves whole pages inside their plane (gc/host_pacing.h).
+  GcHostGate(const BlockManager& blocks, bool on, uint32_t unit_sectors, GcEraseListener& listener, bool copy_back = false)
+      : blocks_(blocks),
+        on_(on),
+        pacing_(blocks, unit_sectors, copy_back),
+        retry_(blocks.layout().geometry().dies(), 0),
+        listener_(listener) {}
 
   // HostWriteGate (the placement asks)
-  bool host_may_place(uint32_t die) override;
+  bool host_may_place(uint32_t die, bool large) override;
   bool may_open_block(uint32_t die, bool large) override;
-  bool may_share_gc_block(uint32_t die) override;
+  bool may_share_gc_block(uint32_t die, bool large) override;
 
   bool on() const { return on_; }
   HostPacing& pacing() { return pacing_; }

@@ -36,30 +36,39 @@ namespace ufs {
 
 class HostPacing {
  public:
-  // unit_sectors: a host unit (a unit placed needs that much allowance).
-  HostPacing(const BlockManager& blocks, uint32_t unit_sectors);
+  // unit_sectors: a host unit (a unit placed needs that much allowance; hybrid page size: a
+  // small page, a large-page unit a large page); copy_back: GC moves whole valid pages into
+  // a block of their own plane (firmware.gc_copy_back).
+  HostPacing(const BlockManager& blocks, uint32_t unit_sectors, bool copy_back = false);
 
   // A victim was taken on `die` (GC data or a map block); paced: below the foreground
-  // threshold (host units go at its pace), else only the hard limit follows it.
-  void victim_taken(uint32_t die, uint32_t victim, bool paced);
+  // threshold (host units go at its pace), else only the hard limit follows it; to_large:
+  // hybrid page size, its data goes into the large-page pool.
+  void victim_taken(uint32_t die, uint32_t victim, bool paced, bool to_large = false);
   void stop(uint32_t die);  // the die's victim is gone (erased) or GC moves no victim of its own
 
   bool paced(uint32_t die) const { return dies_[die].paced; }
-  // A host unit may go to the die now (not paced, or its allowance covers the unit).
-  bool may_place(uint32_t die) const;
-  // Host data or map pages may open one of the die's free blocks (the hard limit).
-  bool may_open_block(uint32_t die) const;
-  // A host unit or map page may take a unit of GC's open block (its room beyond GC's need).
-  bool may_share_gc_block(uint32_t die) const;
-  int64_t gc_spare(uint32_t die) const;  // GC's room beyond its need, in sectors
+  // A host unit (hybrid: of the large-page pool) may go to the die now (not paced, or its
+  // allowance covers the unit).
+  bool may_place(uint32_t die, bool large = false) const;
+  // Host data or map pages may open one of the die's free blocks of the pool (the hard limit).
+  bool may_open_block(uint32_t die, bool large = false) const;
+  // A host unit or map page may take a unit of GC's open block of the pool (its room beyond
+  // GC's need).
+  bool may_share_gc_block(uint32_t die, bool large = false) const;
+  // GC's room in the pool beyond its need, in sectors: the victim's valid sectors left and a
+  // unit of padding when its data goes there, else a whole block for the pool's next victim.
+  int64_t gc_spare(uint32_t die, bool large = false) const;
   // Room above what GC still needs (paced dies; the figure may_place compares), in sectors.
   int64_t allowance(uint32_t die) const;
   // The die's GC is a block or more ahead of its need (allowance of a whole block): host
   // units are not waiting on its pace, so its moved data need not queue ahead of theirs.
   bool gc_ahead(uint32_t die) const {
-    return dies_[die].victim != BlockManager::kNoBlock && allowance(die) >= int64_t(blocks_.layout().sectors_per_block());
+    const Die& d = dies_[die];
+    return d.victim != BlockManager::kNoBlock && allowance(die) >= int64_t(blocks_.sectors_in_block(d.victim));
   }
-  uint64_t room(uint32_t die) const;  // free blocks and open TLC blocks' pages left, in sectors
+  // Free blocks (every pool but the SLC buffer) and open TLC blocks' pages left, in sectors.
+  uint64_t room(uint32_t die) const;
 
   uint64_t refusals() const { return refusals_; }
   void count_refusal() { ++refusals_; }
@@ -67,12 +76,16 @@ class HostPacing {
  private:
   struct Die {
     bool paced = false;
+    bool to_large = false;  // hybrid: the victim's data goes into the large-page pool
     uint32_t victim = BlockManager::kNoBlock;
     uint32_t valid = 0;  // the victim's valid sectors when taken
   };
-  uint32_t open_room(uint32_t die, WriteStream s, uint32_t slot) const;
+  uint32_t open_room(uint32_t die, WriteStream s, uint32_t slot, bool large) const;
+  uint32_t block_sectors(bool large) const;  // a block of the pool
+  uint32_t unit(bool large) const;           // a host unit of the pool
   const BlockManager& blocks_;
   uint32_t unit_;
+  bool copy_back_;
   std::vector<Die> dies_;
   uint64_t refusals_ = 0;
 };

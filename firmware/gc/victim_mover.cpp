@@ -105,7 +105,7 @@ void VictimMover::fill(uint32_t die) {
 // Each die moving a victim's data through the buffer may hold up to unit_limit(die) units.
 uint32_t VictimMover::units_wanted() const {
   uint32_t n = 0;
-  if (!params_.gc_host_pacing) return 0;  // with pacing only (host units then wait their turn anyway)
+  if (!gate_.on()) return 0;  // with pacing only (host units then wait their turn anyway)
   for (uint32_t d = 0; d < dies_.size(); ++d) {
     const DieMove& g = dies_[d];
     if (g.victim == BlockManager::kNoBlock || g.scanned || g.flush) continue;

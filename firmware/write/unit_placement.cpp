@@ -8,6 +8,7 @@ UnitPlacement::UnitPlacement(Hal& hal, const FirmwareParams& params, const Flash
       dies_(geometry.dies()),
       spp_(geometry.sectors_per_page()),
       program_pages_(params.program_pages),
+      planes_(geometry.planes_per_die),
       unit_pages_(geometry.hybrid() ? 1 : params.write_unit_sectors(geometry) / geometry.sectors_per_page()),
       hybrid_(geometry.hybrid()),
       blocks_(blocks),
@@ -38,12 +39,21 @@ bool UnitPlacement::place(UnitPlace& u) {
                          blocks_.pools().free_slc_blocks(die) > 0);
     // Host data into TLC blocks on a die doing foreground GC: as its GC earns it.
     const bool gated = pooled && !to_slc && gate_;
-    if (gated && !gate_->host_may_place(die)) continue;
+    if (gated && !gate_->host_may_place(die, large)) continue;
     WriteStream point = to_slc ? WriteStream::Slc : u.stream;  // whose write point the unit takes
     uint32_t* open = &blocks_.write_points().open_block(die, point, slot, large);
     if (*open == BlockManager::kNoBlock && to_slc) {
       *open = blocks_.take_free_slc_block(die, plane);
       if (*open == BlockManager::kNoBlock) *open = blocks_.take_free_slc_block(die);  // another plane's
+    }
+    uint32_t open_slot = slot;
+    // GC copy-back keeps a GC block per plane (ftl/gc_copy_back.h): moved data through the
+    // buffer fills any of them before another block is opened (their room is all GC's).
+    for (uint32_t s = 1; *open == BlockManager::kNoBlock && u.stream == WriteStream::Gc && !large && s < planes_; ++s) {
+      uint32_t& other = blocks_.write_points().open_block(die, WriteStream::Gc, s);
+      if (other == BlockManager::kNoBlock) continue;
+      open = &other;
+      open_slot = s;
     }
     if (*open == BlockManager::kNoBlock) {
       // Host data and map pages leave each die's GC the blocks it needs to move its victim's
@@ -58,7 +68,7 @@ bool UnitPlacement::place(UnitPlace& u) {
         if (*open == BlockManager::kNoBlock) continue;
         blocks_.info(*open).holds_map = u.stream == WriteStream::Map;
         space_.free_space_changed(die);
-      } else if (pooled && !to_slc && gate_ && gate_->may_share_gc_block(die)) {
+      } else if (pooled && !to_slc && gate_ && gate_->may_share_gc_block(die, large)) {
         // GC's open block has room beyond what its victim needs: the unit takes it, rather
         // than wait for the die's next erase (space shared unit by unit, not block by block).
         point = WriteStream::Gc;
@@ -72,7 +82,7 @@ bool UnitPlacement::place(UnitPlace& u) {
     u.block = *open;
     u.page = b.next_page;
     if (!fixed) u.die = die;
-    u.open_slot = point == u.stream || point == WriteStream::Slc ? slot : 0;
+    u.open_slot = point == u.stream || point == WriteStream::Slc ? open_slot : 0;
     u.open_stream = point;
     u.slc = to_slc;
     if (to_slc) wb_->add_used(int64_t(unit_pages) * spp_);

@@ -34,7 +34,7 @@ class UnitPlacement final : public UnitPlacer {
  private:
   static constexpr uint32_t kNone = ~0u;
   Hal& hal_;
-  uint32_t dies_, spp_, program_pages_;
+  uint32_t dies_, spp_, program_pages_, planes_;
   uint32_t unit_pages_;          // pages of a host or GC unit (hybrid: one page of its pool's size)
   bool hybrid_;
   BlockManager& blocks_;

@@ -604,9 +604,10 @@ TEST_CASE("GC copy-back: random mixed I/O through GC moves pages inside their pl
   CHECK(s.clean_ps > 0);
 }
 
-// GC host pacing measures GC's need against one write point's room; copy-back writes a block
-// per plane, so with it the pacing stays off (a whole free block stays GC's). Applied here,
-// host data took the last free block of a plane's die and the device turned read-only.
+// GC host pacing with copy-back: GC has a block per plane; its room is all of them (moved
+// data through the buffer fills any). Counting its first write point only, or leaving the
+// other planes' room stranded, host data took a die's last free block GC needed and the device
+// turned read-only (issue 14 item 2, session 19).
 TEST_CASE("GC copy-back: random mixed I/O with GC host pacing asked for, every write accepted and intact",
           "[firmware][gc][copyback]") {
   FirmwareParams p = copy_back_params();

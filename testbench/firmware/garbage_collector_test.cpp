@@ -320,6 +320,7 @@ TEST_CASE("GC: a die keeps at most gc_units_per_die units waiting to be programm
   for (uint32_t limit : {0u, 2u}) {
     Rig r("greedy");
     r.params.gc_units_per_die = limit;  // read by the collector built below
+    r.params.gc_host_pacing = false;    // with it, a die a block ahead of its GC's need holds one (below)
     r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
     r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
@@ -502,7 +503,7 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
     for (int b = 0; b < 4; ++b) r.data_block(12, 0);  // free blocks fall below 4: 3 left
-    CHECK(r.gc->host_gate().host_may_place(0));      // no GC yet: nothing to wait for
+    CHECK(r.gc->host_gate().host_may_place(0, false));      // no GC yet: nothing to wait for
     r.blocks.write_points().open_block(0, WriteStream::Host) = r.blocks.take_free_block(0);  // the host's block
     r.blocks.take_free_block(0);                      // a block in use elsewhere: 1 free left
     r.units.hold = true;
@@ -512,12 +513,12 @@ TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC ea
     REQUIRE(r.units.held.size() == 1);  // the first 4 sectors, read, wait for their program
     // Room: the free block and the host block's 16 = 32; GC still needs 16 * 12 / 12.
     CHECK(r.gc->host_gate().pacing().allowance(0) == 32 - 16);
-    CHECK(r.gc->host_gate().host_may_place(0));
+    CHECK(r.gc->host_gate().host_may_place(0, false));
     r.blocks.info(r.blocks.write_points().open_block(0, WriteStream::Host)).next_page = 4;  // the host filled its block
-    CHECK(r.gc->host_gate().host_may_place(0) == !paced);  // 16 - 16: nothing beyond GC's need
+    CHECK(r.gc->host_gate().host_may_place(0, false) == !paced);  // 16 - 16: nothing beyond GC's need
     r.units.program_held();  // 4 moved: GC needs 16 * 8 / 12 = 10
     r.hw.run();
-    CHECK(r.gc->host_gate().host_may_place(0));
+    CHECK(r.gc->host_gate().host_may_place(0, false));
     if (!paced) continue;
     CHECK(r.gc->host_gate().pacing().allowance(0) == 16 - 10);
     while (r.hw.erases_ == 0) {  // the rest: 8 moved, the victim erased
@@ -552,6 +553,31 @@ TEST_CASE("GC pacing: the hard limit follows GC's need, GC's block shared beyond
   CHECK(p.may_share_gc_block(0));  // 8 - 4 = 4: a unit
   p.stop(0);
   CHECK_FALSE(p.may_share_gc_block(0));  // no victim: GC keeps a block's worth
+}
+
+// Issue 14 item 2 (session 19): with copy-back GC has a block per plane (whole valid pages
+// move inside their plane; the rest goes through the buffer into any of them), so its room is
+// every plane's GC block: counted from its first write point only, it missed the others;
+// counted without the placement filling them, their room was stranded and the copy-back
+// device tests turned read-only with pacing on.
+TEST_CASE("GC pacing with copy-back: GC's room is its block of every plane", "[firmware][gc][copyback]") {
+  FlashGeometry g = geometry();
+  g.planes_per_die = 2;  // 16 blocks of 16 sectors, 8 a plane
+  BlockManager blocks{g};
+  const uint32_t victim = blocks.take_free_block(0, 1);  // plane 1, 12 valid
+  BlockInfo& v = blocks.info(victim);
+  v.state = BlockState::Closed;
+  v.next_page = 4;
+  for (uint32_t s = 0; s < 12; ++s) blocks.mark_valid(blocks.layout().ppa(victim, s / 4, s % 4));
+  blocks.write_points().open_block(0, WriteStream::Gc, 1) = blocks.take_free_block(0, 1);  // 16 of room
+  while (blocks.pools().free_blocks(0) > 1) blocks.take_free_block(0);
+  HostPacing with(blocks, 4, true), without(blocks, 4, false);
+  with.victim_taken(0, victim, true);
+  without.victim_taken(0, victim, true);
+  CHECK(with.gc_spare(0) == 16 + 16 - (12 + 4));  // the free block and plane 1's GC block
+  CHECK(without.gc_spare(0) == 16 - (12 + 4));    // the free block only: its first write point has none
+  CHECK(with.may_open_block(0));  // GC can finish its victim in plane 1's block
+  CHECK_FALSE(without.may_open_block(0));
 }
 
 // ---------------------------------------------------------------- the collector's parts alone
@@ -635,23 +661,23 @@ TEST_CASE("GC host gate: refusals counted, a die that refused retries once its G
   const uint32_t victim = r.data_block(12, 0);
   while (r.blocks.pools().free_blocks(0) > 1) r.blocks.take_free_block(0);
   GcHostGate gate(r.blocks, true, 4, heard);
-  CHECK(gate.host_may_place(0));  // not paced
+  CHECK(gate.host_may_place(0, false));  // not paced
   gate.pacing().victim_taken(0, victim, true);  // room 16, GC needs 16: nothing beyond
-  CHECK_FALSE(gate.host_may_place(0));
+  CHECK_FALSE(gate.host_may_place(0, false));
   CHECK(gate.pacing().refusals() == 1);
   gate.retry(0);
   gate.retry(0);
   CHECK(heard.earned == std::vector<uint32_t>{0});  // once per refusal
   for (uint32_t s = 0; s < 6; ++s) r.blocks.mark_invalid(r.blocks.layout().ppa(victim, s / 4, s % 4));
-  CHECK(gate.host_may_place(0));  // GC needs 16 * 6 / 12 = 8
+  CHECK(gate.host_may_place(0, false));  // GC needs 16 * 6 / 12 = 8
   gate.retry(0);
   CHECK(heard.earned.size() == 1);  // nothing refused since
   CHECK_FALSE(gate.may_open_block(0, false));  // GC's 6 and a unit need the free block
   GcHostGate off(r.blocks, false, 4, heard);
   off.pacing().victim_taken(0, victim, true);
-  CHECK(off.host_may_place(0));
+  CHECK(off.host_may_place(0, false));
   CHECK_FALSE(off.may_open_block(0, false));  // the last free block is GC's
-  CHECK_FALSE(off.may_share_gc_block(0));
+  CHECK_FALSE(off.may_share_gc_block(0, false));
 }
 
 TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per die, the collector told",

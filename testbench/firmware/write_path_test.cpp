@@ -34,7 +34,7 @@ struct Collector : GcUnitEvents, VictimMoveListener, FreeSpaceListener, HostWrit
   void units_freed() override {}
   void moves_may_be_done(uint32_t) override {}
   void free_space_changed(uint32_t) override {}
-  bool host_may_place(uint32_t) override { return pace; }
+  bool host_may_place(uint32_t, bool) override { return pace; }
   bool may_open_block(uint32_t, bool) override { return true; }
 };
 struct NoMisses : MapLookups {
