@@ -54,7 +54,7 @@ struct FirmwareParams {
   // one at full speed, then waits for whole victims. With gc_copy_back GC's room is its block
   // of every plane. Not applied with hybrid page size (after a power cut GC can end without
   // room in a pool whose last block host data took: issue 14 note s19).
-  bool gc_host_pacing = false;
+  bool gc_host_pacing = true;
   uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
   bool bg_map_writeback = false;        // with background GC: also write dirty map pages back in idle time
