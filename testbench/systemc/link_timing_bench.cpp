@@ -82,6 +82,18 @@ Upiu data_in_upiu(uint32_t bytes, uint32_t segment = 0) {
   u.segment_bytes = segment;
   return u;
 }
+// One COMMAND UPIU each way at time 0, then run: both directions' arrival times.
+void command_each_way(Bench& b) {
+  b.host.script = [](Source& s) {
+    Upiu u = command_upiu();
+    s.send(u);
+  };
+  b.device.script = [](Source& s) {
+    Upiu u = command_upiu();
+    s.send(u);
+  };
+  sc_core::sc_start();
+}
 LinkParams params(uint32_t gear, uint32_t lanes, double latency_ns = 0.0) {
   LinkParams p;
   p.h2d_gear = p.d2h_gear = gear;
@@ -152,15 +164,7 @@ TEST_CASE("link: rate series A and 128b/130b at HS-G5", "[link]") {
   p.d2h_gear = 5;
   p.d2h_lanes = 2;
   Bench b(p);
-  b.host.script = [&](Source& s) {
-    Upiu u = command_upiu();
-    s.send(u);
-  };
-  b.device.script = [&](Source& s) {
-    Upiu u = command_upiu();
-    s.send(u);
-  };
-  sc_core::sc_start();
+  command_each_way(b);
   // G1A x1: 400 bits / 1248e6 = 320.5128 ns.
   CHECK(b.at_device.arrivals.at(0) == sc_time(320513, SC_PS));
   // G5A x2, 128b/130b: 40 bytes x 8.125 = 325 bits / (2 x 19968e6) = 8.13802 ns.
@@ -173,15 +177,7 @@ TEST_CASE("link: PWM gears in the slow power mode run at 9 x 2^(gear-1) Mb/s, 8b
   p.d2h_gear = 7;
   p.d2h_lanes = 2;
   Bench b(p);
-  b.host.script = [&](Source& s) {
-    Upiu u = command_upiu();
-    s.send(u);
-  };
-  b.device.script = [&](Source& s) {
-    Upiu u = command_upiu();
-    s.send(u);
-  };
-  sc_core::sc_start();
+  command_each_way(b);
   // PWM-G1 x1: 400 bits / 9e6 = 44.444444 us.
   CHECK(b.at_device.arrivals.at(0) == sc_time(44444444, SC_PS));
   // PWM-G7 x2: 8b/10b still (no 128b/130b in PWM): 400 bits / (2 x 576e6) = 347.2222 ns.
