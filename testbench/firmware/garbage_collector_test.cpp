@@ -735,30 +735,36 @@ TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per
 // programs nobody waited for (threshold-GC phone-trace replays: write p99 doubled).
 TEST_CASE("Victim mover: with pacing, a die's GC a block ahead of its need holds one unit, behind it its limit",
           "[firmware][gc][gc-parts]") {
-  for (const bool ahead : {false, true}) {
+  // Paced and behind, paced and a block ahead, and not paced (the limit whatever the pace).
+  struct Case {
+    bool pacing, ahead;
+  };
+  for (const Case c : {Case{true, false}, Case{true, true}, Case{false, true}}) {
     Rig r("greedy");
     r.params.gc_units_per_die = 2;
     struct Told : VictimMoveListener {
       void moves_may_be_done(uint32_t) override {}
     } told;
-    GcHostGate gate(r.blocks, true, 4, r.erased);
+    GcHostGate gate(r.blocks, c.pacing, 4, r.erased);
     VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
     r.units.gc = &mover;
     const uint32_t victim = r.data_block(12, 0);  // three units' worth
     // Room: the free blocks (16 sectors each); GC needs 16 * 12 / 12 = 16 of it.
-    while (r.blocks.pools().free_blocks(0) > (ahead ? 2u : 1u)) r.blocks.take_free_block(0);
+    if (c.pacing)
+      while (r.blocks.pools().free_blocks(0) > (c.ahead ? 2u : 1u)) r.blocks.take_free_block(0);
     r.blocks.info(victim).state = BlockState::Victim;
     gate.pacing().victim_taken(0, victim, true);
-    INFO("ahead " << ahead);
-    CHECK(gate.pacing().allowance(0) == (ahead ? 16 : 0));
-    CHECK(gate.pacing().gc_ahead(0) == ahead);
+    INFO("pacing " << c.pacing << ", ahead " << c.ahead);
+    if (c.pacing) CHECK(gate.pacing().allowance(0) == (c.ahead ? 16 : 0));
+    REQUIRE(gate.pacing().gc_ahead(0) == c.ahead);
     VictimMover::Move m;
     m.victim = victim;
     mover.start(0, m);
     r.units.hold = true;  // the die is busy: sealed units wait
     mover.fill(0);
     r.hw.run();
-    CHECK(r.units.held.size() == (ahead ? 1u : 2u));
+    CHECK(r.units.held.size() == (c.pacing && c.ahead ? 1u : 2u));
+    if (!c.pacing) continue;
     while (!r.units.held.empty()) {
       r.units.program_held();
       r.hw.run();
@@ -766,26 +772,6 @@ TEST_CASE("Victim mover: with pacing, a die's GC a block ahead of its need holds
     CHECK(mover.moved_all(0));
     CHECK(r.blocks.info(victim).valid == 0);
   }
-  // Off: the limit whatever the pace.
-  Rig r("greedy");
-  r.params.gc_units_per_die = 2;
-  struct Told : VictimMoveListener {
-    void moves_may_be_done(uint32_t) override {}
-  } told;
-  GcHostGate off(r.blocks, false, 4, r.erased);
-  VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, off, told);
-  r.units.gc = &mover;
-  const uint32_t victim = r.data_block(12, 0);
-  r.blocks.info(victim).state = BlockState::Victim;
-  off.pacing().victim_taken(0, victim, true);
-  REQUIRE(off.pacing().gc_ahead(0));
-  VictimMover::Move m;
-  m.victim = victim;
-  mover.start(0, m);
-  r.units.hold = true;
-  mover.fill(0);
-  r.hw.run();
-  CHECK(r.units.held.size() == 2);
 }
 
 }  // namespace garbage_collector_test
