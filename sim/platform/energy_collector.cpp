@@ -9,10 +9,14 @@ EnergyCounters EnergyCollector::sample(const UfsPlatform& p, uint64_t at_ps) {
   c.at_ps = at_ps;
   for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
     c.array_s[k] = p.fcc.array_time(k).to_seconds();
+    c.array_plane_s[k] = p.fcc.array_plane_time(k).to_seconds();
     c.array_ops[k] = p.fcc.array_ops(k);
   }
   const FlashGeometry g = p.fcc.geometry();
-  for (uint32_t ch = 0; ch < g.channels; ++ch) c.channel_bytes += p.fcc.channel_bytes(ch);
+  for (uint32_t ch = 0; ch < g.channels; ++ch) {
+    c.channel_bytes += p.fcc.channel_bytes(ch);
+    c.channel_bytes_to_dies += p.fcc.channel_bytes_to_dies(ch);
+  }
   c.cpu_busy_s = p.cpu.busy_until(t).to_seconds();
   c.buffer_bytes = p.data_buffer.bytes_read() + p.data_buffer.bytes_written();
   c.l2p_accesses = p.l2p_sram.reads() + p.l2p_sram.writes();
@@ -40,7 +44,14 @@ EnergyActivity EnergyCollector::activity(const UfsPlatform& p, const EnergyCount
   a.nand_program_slc_s =
       d(from.array_s[DieSequencer::kArrayProgramSlc], to.array_s[DieSequencer::kArrayProgramSlc]);
   a.nand_erase_s = d(from.array_s[DieSequencer::kArrayErase], to.array_s[DieSequencer::kArrayErase]);
+  auto planes = [&](int k) { return d(from.array_plane_s[k], to.array_plane_s[k]); };
+  a.nand_read_plane_s = planes(DieSequencer::kArrayRead);
+  a.nand_read_slc_plane_s = planes(DieSequencer::kArrayReadSlc);
+  a.nand_program_plane_s = planes(DieSequencer::kArrayProgram);
+  a.nand_program_slc_plane_s = planes(DieSequencer::kArrayProgramSlc);
+  a.nand_erase_plane_s = planes(DieSequencer::kArrayErase);
   a.channel_bytes = du(from.channel_bytes, to.channel_bytes);
+  a.channel_bytes_to_dies = du(from.channel_bytes_to_dies, to.channel_bytes_to_dies);
   a.cpu_busy_s = d(from.cpu_busy_s, to.cpu_busy_s);
   a.cpu_clock_mhz = cfg.cpu.clock_mhz;
   a.buffer_bytes = du(from.buffer_bytes, to.buffer_bytes);
@@ -99,6 +110,11 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
   states["nand_program_s"] = a.nand_program_s;
   states["nand_program_slc_s"] = a.nand_program_slc_s;
   states["nand_erase_s"] = a.nand_erase_s;
+  states["nand_read_plane_s"] = a.nand_read_plane_s;
+  states["nand_read_slc_plane_s"] = a.nand_read_slc_plane_s;
+  states["nand_program_plane_s"] = a.nand_program_plane_s;
+  states["nand_program_slc_plane_s"] = a.nand_program_slc_plane_s;
+  states["nand_erase_plane_s"] = a.nand_erase_plane_s;
   states["nand_standby_die_s"] = b.nand_standby_s;
   states["link_burst_h2d_s"] = a.link_burst_s[0];
   states["link_burst_d2h_s"] = a.link_burst_s[1];
@@ -113,20 +129,20 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
   states["crypto_busy_s"] = b.crypto_busy_s;
   states["crypto_idle_s"] = b.crypto_idle_s;
   states["channel_bytes"] = a.channel_bytes;
+  states["channel_bytes_to_dies"] = a.channel_bytes_to_dies;
   states["buffer_bytes"] = a.buffer_bytes;
   states["l2p_accesses"] = a.l2p_accesses;
   states["crypto_cycles"] = a.crypto_cycles;
   j["activity"] = states;
-  // Per NAND operation: array operations booked in the window and their mean energy.
+  // Per NAND operation: array operations booked in the window and their mean energy (a
+  // multi-plane group is one operation, its planes' energy included).
+  static_assert(EnergyBreakdown::kNandRead + DieSequencer::kArrayErase == EnergyBreakdown::kNandErase,
+                "array kinds and NAND components in the same order");
   json ops;
   for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
     const uint64_t n = to.array_ops[k] > from.array_ops[k] ? to.array_ops[k] - from.array_ops[k] : 0;
-    const double seconds = to.array_s[k] > from.array_s[k] ? to.array_s[k] - from.array_s[k] : 0.0;
-    const NandEnergyParams& e = p.config().energy.nand;
-    const double ma = k == DieSequencer::kArrayErase ? e.icc_erase_ma
-                      : (k == DieSequencer::kArrayRead || k == DieSequencer::kArrayReadSlc) ? e.icc_read_ma
-                                                                                             : e.icc_program_ma;
-    ops[DieSequencer::array_kind_name(k)] = {{"count", n}, {"uj_per_op", n ? ma * pw.vcc_v * seconds * 1e3 / double(n) : 0.0}};
+    ops[DieSequencer::array_kind_name(k)] = {{"count", n},
+                                             {"uj_per_op", n ? b.uj(EnergyBreakdown::kNandRead + k) / double(n) : 0.0}};
   }
   j["nand_ops"] = ops;
   const uint64_t jobs = to.crypto_jobs > from.crypto_jobs ? to.crypto_jobs - from.crypto_jobs : 0;

@@ -15,8 +15,10 @@ class UfsPlatform;
 struct EnergyCounters {
   uint64_t at_ps = 0;
   double array_s[5] = {0, 0, 0, 0, 0};  // DieSequencer::ArrayKind
+  double array_plane_s[5] = {0, 0, 0, 0, 0};
   uint64_t array_ops[5] = {0, 0, 0, 0, 0};
   uint64_t channel_bytes = 0;
+  uint64_t channel_bytes_to_dies = 0;
   double cpu_busy_s = 0;
   uint64_t buffer_bytes = 0;
   uint64_t l2p_accesses = 0;

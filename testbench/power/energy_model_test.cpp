@@ -19,6 +19,7 @@ EnergyActivity busy_window() {
   a.nand_program_slc_s = 0.30;
   a.nand_erase_s = 0.035;
   a.channel_bytes = 1'000'000'000;
+  a.channel_bytes_to_dies = 400'000'000;
   a.cpu_busy_s = 0.3;
   a.cpu_clock_mhz = 600;
   a.buffer_bytes = 2'000'000'000;
@@ -96,9 +97,11 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   CHECK(b.nand_standby_s == Approx(standby));
   CHECK(b.uj(EnergyBreakdown::kNandStandby) == Approx(0.050 * 2.5 * standby * 1e3));
   CHECK(b.uj(EnergyBreakdown::kChannelIo) == Approx(36.0 * 1e9 * 1e-6));
-  CHECK(b.uj(EnergyBreakdown::kEcc) == Approx(27.4 * 1e9 * 1e-6));
+  // ECC: the bytes out of the dies decoded, those into them encoded.
+  CHECK(b.uj(EnergyBreakdown::kEccDecode) == Approx(27.4 * 6e8 * 1e-6));
+  CHECK(b.uj(EnergyBreakdown::kEccEncode) == Approx(5.5 * 4e8 * 1e-6));
   // Link: burst power per lane = pJ/bit x lane rate; STALL the rest of the window outside Hibern8.
-  const double burst_mw = 3.0 * 11660.8 * 1e-3;
+  const double burst_mw = 3.1 * 11660.8 * 1e-3;
   CHECK(model.burst_mw_per_lane(11660.8) == Approx(burst_mw));
   CHECK(b.uj(EnergyBreakdown::kLinkBurst) == Approx(burst_mw * 2 * (0.2 + 0.1) * 1e3));
   CHECK(b.link_stall_s[0] == Approx(0.5 - 0.2 - 0.05));
@@ -119,8 +122,33 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   // The regulator: the core-fed blocks (ECC, link, core, SRAM, crypto) draw their current
   // from VCCQ 1.2 V at 0.9 V, so it loses 1.2 / 0.9 - 1 = 1/3 of their energy.
   double core_fed = 0;
-  for (int c = EnergyBreakdown::kEcc; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
+  for (int c = EnergyBreakdown::kEccDecode; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
   CHECK(b.uj(EnergyBreakdown::kRegulatorLoss) == Approx(core_fed / 3.0));
+}
+
+TEST_CASE("Energy: each plane of a multi-plane operation beyond the first draws multi_plane_share of its current",
+          "[energy]") {
+  EnergyParams p;
+  EnergyActivity a = busy_window();
+  // Half the reads' array time was two-plane groups, the programs all two-plane, erases single.
+  a.nand_read_plane_s = 0.40 * 1.5;
+  a.nand_program_plane_s = 1.20 * 2;
+  a.nand_erase_plane_s = 0.035;
+  const EnergyBreakdown full = EnergyModel(p).breakdown(a);
+  CHECK(full.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 2.5 * 0.60 * 1e3));
+  CHECK(full.uj(EnergyBreakdown::kNandProgram) == Approx(25.0 * 2.5 * 2.40 * 1e3));
+  CHECK(full.uj(EnergyBreakdown::kNandErase) == Approx(25.0 * 2.5 * 0.035 * 1e3));
+  // Plane-seconds not given (0) count as single-plane.
+  CHECK(full.uj(EnergyBreakdown::kNandReadSlc) == Approx(20.0 * 2.5 * 0.05 * 1e3));
+  // Standby is the dies' time outside array phases: planes do not change it.
+  CHECK(full.nand_standby_s == Approx(8 * 0.5 - (0.40 + 0.05 + 1.20 + 0.30 + 0.035)));
+  p.nand.multi_plane_share = 0.25;
+  const EnergyBreakdown quarter = EnergyModel(p).breakdown(a);
+  CHECK(quarter.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 2.5 * (0.40 + 0.25 * 0.20) * 1e3));
+  CHECK(quarter.uj(EnergyBreakdown::kNandProgram) == Approx(25.0 * 2.5 * (1.20 + 0.25 * 1.20) * 1e3));
+  p.nand.multi_plane_share = 0;
+  const EnergyBreakdown none = EnergyModel(p).breakdown(a);
+  CHECK(none.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 2.5 * 0.40 * 1e3));
 }
 
 TEST_CASE("Energy: the rails' currents times their voltages give the total, the NAND's current does not depend on VCC",
@@ -140,7 +168,7 @@ TEST_CASE("Energy: the rails' currents times their voltages give the total, the 
   CHECK(s.rail_ma[EnergyBreakdown::kVcc] == Approx((20.0 * 0.45 + 25.0 * 1.535 + 0.05 * standby) / 0.5));
   // VCCQ: the channel I/O at 1.2 V, the core-fed blocks' own current at 0.9 V.
   double core_fed = 0;
-  for (int c = EnergyBreakdown::kEcc; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
+  for (int c = EnergyBreakdown::kEccDecode; c <= EnergyBreakdown::kCryptoIdle; ++c) core_fed += b.uj(c);
   CHECK(s.rail_ma[EnergyBreakdown::kVccq] ==
         Approx((b.uj(EnergyBreakdown::kChannelIo) / 1.2 + core_fed / 0.9) * 1e-3 / 0.5));
   // Another VCC: the same current, the power in proportion.
@@ -241,8 +269,14 @@ TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
   channel.io_pj_per_byte = -3;
   CHECK(channel.validate().rfind("io_pj_per_byte:", 0) == 0);
   channel = ChannelEnergyParams{};
-  channel.ecc_pj_per_byte = -1;
-  CHECK(channel.validate().rfind("ecc_pj_per_byte:", 0) == 0);
+  channel.ecc_decode_pj_per_byte = -1;
+  CHECK(channel.validate().rfind("ecc_decode_pj_per_byte:", 0) == 0);
+  channel = ChannelEnergyParams{};
+  channel.ecc_encode_pj_per_byte = 2e6;
+  CHECK(channel.validate().rfind("ecc_encode_pj_per_byte:", 0) == 0);
+  nand = NandEnergyParams{};
+  nand.multi_plane_share = 1.5;
+  CHECK(nand.validate().rfind("multi_plane_share:", 0) == 0);
   PowerParams power;
   power.vcc_v = 0;
   CHECK(power.validate().rfind("vcc_v:", 0) == 0);

@@ -65,8 +65,25 @@ TEST_CASE("Energy of a mixed run: components add up and follow the run's power-s
   // The run read and programmed the NAND: each at its current, for its array time.
   CHECK(a.at("nand_read_s").get<double>() > 0);
   CHECK(a.at("nand_program_s").get<double>() + a.at("nand_program_slc_s").get<double>() > 0);
-  CHECK(c.at("nand_read").get<double>() == Approx(20.0 * 2.5 * a.at("nand_read_s").get<double>() * 1e3));
-  CHECK(c.at("nand_program").get<double>() == Approx(25.0 * 2.5 * a.at("nand_program_s").get<double>() * 1e3));
+  // Each plane of a multi-plane group draws the current (multi_plane_share 1): plane-seconds.
+  CHECK(c.at("nand_read").get<double>() == Approx(20.0 * 2.5 * a.at("nand_read_plane_s").get<double>() * 1e3));
+  CHECK(c.at("nand_program").get<double>() == Approx(25.0 * 2.5 * a.at("nand_program_plane_s").get<double>() * 1e3));
+  // test-small has two planes per die: plane time is between the die time and twice it, and
+  // the run paired some operations (multi-plane groups).
+  for (const char* k : {"read", "program", "program_slc", "erase"}) {
+    INFO(k);
+    const double die_s = a.at(std::string("nand_") + k + "_s").get<double>();
+    const double plane_s = a.at(std::string("nand_") + k + "_plane_s").get<double>();
+    CHECK(plane_s >= die_s * (1 - 1e-12));
+    CHECK(plane_s <= 2 * die_s * (1 + 1e-12));
+  }
+  CHECK(a.at("nand_read_plane_s").get<double>() + a.at("nand_program_plane_s").get<double>() +
+            a.at("nand_program_slc_plane_s").get<double>() >
+        a.at("nand_read_s").get<double>() + a.at("nand_program_s").get<double>() +
+            a.at("nand_program_slc_s").get<double>());
+  // A NAND operation's mean energy is its component over its count.
+  CHECK(e.at("nand_ops").at("read").at("uj_per_op").get<double>() ==
+        Approx(c.at("nand_read").get<double>() / e.at("nand_ops").at("read").at("count").get<double>()));
   CHECK(e.at("nand_ops").at("read").at("count").get<uint64_t>() > 0);
   // Dies: array time + standby = dies x window.
   const double window = s.at("simulated_seconds").get<double>();
@@ -88,7 +105,14 @@ TEST_CASE("Energy of a mixed run: components add up and follow the run's power-s
   const uint64_t host_bytes = s.at("ops").at("read").at("bytes").get<uint64_t>() + s.at("ops").at("write").at("bytes").get<uint64_t>();
   CHECK(a.at("channel_bytes").get<uint64_t>() >= s.at("ops").at("read").at("bytes").get<uint64_t>());
   CHECK(c.at("channel_io").get<double>() == Approx(36.0 * a.at("channel_bytes").get<double>() * 1e-6));
-  CHECK(c.at("ecc").get<double>() == Approx(27.4 * a.at("channel_bytes").get<double>() * 1e-6));
+  // ECC: the program data-in encoded, the rest (reads' data-out) decoded. Writes were 40%
+  // of the requests: some bytes went each way.
+  const double to_dies = a.at("channel_bytes_to_dies").get<double>();
+  CHECK(to_dies > 0);
+  CHECK(to_dies < a.at("channel_bytes").get<double>());
+  CHECK(to_dies >= double(s.at("ops").at("write").at("bytes").get<uint64_t>()));
+  CHECK(c.at("ecc_decode").get<double>() == Approx(27.4 * (a.at("channel_bytes").get<double>() - to_dies) * 1e-6));
+  CHECK(c.at("ecc_encode").get<double>() == Approx(5.5 * to_dies * 1e-6));
   // Derived figures.
   CHECK(e.at("mean_power_mw").get<double>() == Approx(total * 1e-3 / window));
   CHECK(e.at("per_io_uj").get<double>() == Approx(total / double(s.at("requests").get<uint64_t>())));
@@ -151,7 +175,12 @@ TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]"
   CHECK(bind_error({"link.energy.stall_mw_per_lane=abc"}).find("link.energy.stall_mw_per_lane") != std::string::npos);
   CHECK(bind_error({"power.vcc_v=0"}).find("power.vcc_v") != std::string::npos);
   CHECK(bind_error({"power.core_v=1.3"}).find("power.core_v") != std::string::npos);
-  CHECK(bind_error({"fcc.energy.ecc_pj_per_byte=-2"}).find("fcc.energy.ecc_pj_per_byte") != std::string::npos);
+  CHECK(bind_error({"fcc.energy.ecc_decode_pj_per_byte=-2"}).find("fcc.energy.ecc_decode_pj_per_byte") !=
+        std::string::npos);
+  CHECK(bind_error({"fcc.energy.ecc_encode_pj_per_byte=x"}).find("fcc.energy.ecc_encode_pj_per_byte") !=
+        std::string::npos);
+  CHECK(bind_error({"fcc.energy.ecc_pj_per_byte=27"}).find("fcc.energy.ecc_pj_per_byte") != std::string::npos);  // gone
+  CHECK(bind_error({"nand.energy.multi_plane_share=2"}).find("nand.energy.multi_plane_share") != std::string::npos);
   CHECK(bind_error({"power.supply_v=2.5"}).find("power.supply_v") != std::string::npos);  // gone: unknown key
   CHECK(bind_error({"link.power_mode=slow", "link.h2d_gear=8"}).find("link.h2d_gear") != std::string::npos);
   CHECK(bind_error({"link.energy.sleep_uw_per_lane=-1"}).find("link.energy.sleep_uw_per_lane") != std::string::npos);

@@ -88,7 +88,7 @@ void DieSequencer::start_read(uint32_t die, const sc_time& start) {
   }
   const sc_time array_start = later(cursor, d.register_free_at);
   book_array(die, array_start, array_start + t_r, t_r);
-  count_array(array_kind(parts_.pool[d.active[0]].op), t_r);
+  count_array(array_kind(parts_.pool[d.active[0]].op), t_r, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Read);
   signal_end(die, FccEvent::Kind::ArrayDone);
 }
@@ -163,13 +163,13 @@ void DieSequencer::start_program(uint32_t die, const sc_time& start) {
     const sc_time busy = parts_.topology.t_cmd() * double(pages * parts_.topology.cmd_per_op()) +
                          parts_.topology.sector_transfer_time(sectors, ch);
     cursor = ch.reserve(ready, busy) + busy;
-    ch.count_bytes(bytes);
+    ch.count_bytes_to_die(bytes);
     if (parts_.timeline.on()) parts_.timeline.bus(d.channel, "data in", cursor - busy, busy, slot, bytes);
     t_prog = later(t_prog, nand.program_time(slot.op.address, pages, slot.op.slc));
   }
   const sc_time array_start = parts_.budget.book(die, cursor, t_prog);
   book_array(die, array_start, array_start + t_prog, t_prog);
-  count_array(array_kind(parts_.pool[d.active[0]].op), t_prog);
+  count_array(array_kind(parts_.pool[d.active[0]].op), t_prog, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Program);
   signal_end(die, FccEvent::Kind::Finish);
   try_cache_program(die);
@@ -203,7 +203,7 @@ void DieSequencer::try_cache_program(uint32_t die) {
                        parts_.topology.sector_transfer_time(sectors, ch);
   d.cached_ready = ch.reserve(ready, busy) + busy;
   const uint64_t bytes = parts_.topology.sector_bus_bytes(sectors);
-  ch.count_bytes(bytes);
+  ch.count_bytes_to_die(bytes);
   if (parts_.timeline.on()) parts_.timeline.bus(d.channel, "data in (cache)", d.cached_ready - busy, busy, slot, bytes);
 }
 
@@ -233,7 +233,7 @@ void DieSequencer::start_erase(uint32_t die, const sc_time& start) {
   }
   const sc_time t_bers = parts_.topology.die(die).erase_time();
   book_array(die, cursor, cursor + t_bers, t_bers);
-  count_array(kArrayErase, t_bers);
+  count_array(kArrayErase, t_bers, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Erase);
   signal_end(die, FccEvent::Kind::Finish);
 }
@@ -318,7 +318,9 @@ sc_time DieSequencer::set_aside(uint32_t die, std::vector<uint32_t>& into) {
   // The group's Finish is void; the array time it still needs is no longer booked.
   const sc_time left = d.array_end - now;
   d.array_busy -= left;
-  array_time_[size_t(array_kind(parts_.pool[d.active[0]].op))] -= left;  // resume() books it again
+  const int kind = array_kind(parts_.pool[d.active[0]].op);
+  array_time_[size_t(kind)] -= left;  // resume() books it again
+  array_plane_time_[size_t(kind)] -= left * double(d.active.size());
   d.busy_to = now;
   const OpSlot& lead = parts_.pool[d.active[0]];
   if (lead.op.opcode == FlashOpcode::Program) parts_.budget.end(die, now);
@@ -339,7 +341,7 @@ sc_time DieSequencer::resume(uint32_t die, std::vector<uint32_t>& group, const s
   sc_time start = later(later(sim_now(), d.free_at), d.cache_free_at);
   if (opcode == FlashOpcode::Program) start = parts_.budget.book(die, start, length);
   book_array(die, start, start + length, left);
-  count_array(array_kind(parts_.pool[d.active[0]].op), left, 0);
+  count_array(array_kind(parts_.pool[d.active[0]].op), left, 0, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, opcode, true);
   signal_end(die, FccEvent::Kind::Finish);
   return start;

@@ -91,9 +91,12 @@ class DieSequencer {
   // input: each kind draws its own current). An operation counts when its array phase is
   // booked; a suspended program or erase gives back the time it did not run. A multi-plane
   // group counts once (one array phase); copy-back counts its tR as read, its tPROG as program.
+  // Plane time counts each plane of a group: a multi-plane read senses, and a multi-plane
+  // program or erase drives, the array of every plane in it.
   enum ArrayKind : int { kArrayRead, kArrayReadSlc, kArrayProgram, kArrayProgramSlc, kArrayErase, kArrayKinds };
   static const char* array_kind_name(int kind);
   const sc_core::sc_time& array_time(int kind) const { return array_time_[size_t(kind)]; }
+  const sc_core::sc_time& array_plane_time(int kind) const { return array_plane_time_[size_t(kind)]; }
   uint64_t array_ops(int kind) const { return array_ops_[size_t(kind)]; }
 
  private:
@@ -138,9 +141,11 @@ class DieSequencer {
   sc_core::sc_time queue_wait_;
   uint64_t status_polls_ = 0;
   sc_core::sc_time array_time_[kArrayKinds];
+  sc_core::sc_time array_plane_time_[kArrayKinds];
   uint64_t array_ops_[kArrayKinds] = {};
-  void count_array(int kind, const sc_core::sc_time& t, uint64_t ops = 1) {
+  void count_array(int kind, const sc_core::sc_time& t, uint64_t ops = 1, size_t planes = 1) {
     array_time_[size_t(kind)] += t;
+    array_plane_time_[size_t(kind)] += t * double(planes);
     array_ops_[size_t(kind)] += ops;
   }
   static int array_kind(const FlashOp& op) {

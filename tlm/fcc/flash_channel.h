@@ -26,16 +26,24 @@ class FlashChannel {
     return calendar_.reserve(earliest, duration);
   }
 
-  // Statistics: bus time booked so far (commands + data), and bytes moved.
+  // Statistics: bus time booked so far (commands + data), and bytes moved: all of them, and
+  // those sent to the dies (program data-in; the rest came out of them). The ECC engine
+  // encodes the bytes it sends and decodes those it receives (the energy model's split).
   const sc_core::sc_time& busy_time() const { return calendar_.busy_time(); }
   sc_core::sc_time busy_until(const sc_core::sc_time& t) const { return calendar_.busy_until(t); }
   uint64_t bytes_transferred() const { return bytes_; }
-  void count_bytes(uint64_t bytes) { bytes_ += bytes; }
+  uint64_t bytes_to_dies() const { return bytes_in_; }
+  void count_bytes(uint64_t bytes) { bytes_ += bytes; }  // die -> controller
+  void count_bytes_to_die(uint64_t bytes) {
+    bytes_ += bytes;
+    bytes_in_ += bytes;
+  }
 
  private:
   double ps_per_byte_;
   BusyCalendar calendar_;
   uint64_t bytes_ = 0;
+  uint64_t bytes_in_ = 0;
 };
 
 }  // namespace ufs

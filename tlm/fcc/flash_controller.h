@@ -101,6 +101,7 @@ class FlashController : public sc_core::sc_module {
     return topology_.channel(channel).busy_until(t);
   }
   uint64_t channel_bytes(uint32_t channel) const { return topology_.channel(channel).bytes_transferred(); }
+  uint64_t channel_bytes_to_dies(uint32_t channel) const { return topology_.channel(channel).bytes_to_dies(); }
   uint64_t ops_completed(FlashOpcode opcode) const { return scheduler_.ops_completed(opcode); }
   uint64_t ops_failed(FlashOpcode opcode) const { return scheduler_.ops_failed(opcode); }
   uint64_t ops_in_flight() const { return scheduler_.ops_in_flight(); }
@@ -109,6 +110,7 @@ class FlashController : public sc_core::sc_module {
   uint64_t status_polls() const { return sequencer_.status_polls(); }
   // Array time and operations per kind (DieSequencer::ArrayKind), summed over dies.
   const sc_core::sc_time& array_time(int kind) const { return sequencer_.array_time(kind); }
+  const sc_core::sc_time& array_plane_time(int kind) const { return sequencer_.array_plane_time(kind); }
   uint64_t array_ops(int kind) const { return sequencer_.array_ops(kind); }
   // Power budget (max_concurrent_programs): programs whose array phase waited for a slot,
   // and the time they waited in all.

@@ -5,11 +5,11 @@ namespace ufs {
 
 namespace {
 const char* const kNames[EnergyBreakdown::kComponents] = {
-    "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "ecc",
+    "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "ecc_decode", "ecc_encode",
     "link_burst", "link_stall", "link_sleep", "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p",
     "sram_leakage", "crypto_active", "crypto_idle", "regulator_loss"};
 const char* const kBlocks[EnergyBreakdown::kComponents] = {
-    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "link", "link", "link", "link", "link",
+    "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "ecc", "link", "link", "link", "link", "link",
     "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto", "regulator"};
 // mW x s = mJ; x 1000 = uJ.
 double uj_of(double mw, double seconds) { return mw * seconds * 1e3; }
@@ -19,7 +19,7 @@ const char* EnergyBreakdown::name(int c) { return c >= 0 && c < kComponents ? kN
 const char* EnergyBreakdown::block(int c) { return c >= 0 && c < kComponents ? kBlocks[c] : "?"; }
 int EnergyBreakdown::rail(int c) { return c >= kNandRead && c <= kNandStandby ? kVcc : kVccq; }
 const char* EnergyBreakdown::rail_name(int r) { return r == kVcc ? "vcc" : r == kVccq ? "vccq" : "?"; }
-bool EnergyBreakdown::core_fed(int c) { return c >= kEcc && c <= kCryptoIdle; }
+bool EnergyBreakdown::core_fed(int c) { return c >= kEccDecode && c <= kCryptoIdle; }
 
 double EnergyBreakdown::total_uj() const {
   double sum = 0;
@@ -31,21 +31,28 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   const EnergyParams& p = params_;
   EnergyBreakdown b;
   const double window = std::max(0.0, a.window_s);
-  // NAND: each array operation draws its ICC from VCC for its array time; a die outside its
-  // array operations draws standby current. An operation is paid when its array phase is
-  // booked (a program still in its tPROG at the window's end is counted whole).
+  // NAND: each array operation draws its ICC from VCC for its array time, each plane of a
+  // multi-plane group beyond the first multi_plane_share of it; a die outside its array
+  // operations draws standby current. An operation is paid when its array phase is booked (a
+  // program still in its tPROG at the window's end is counted whole).
   const double vcc = p.power.vcc_v;
-  b.uj(EnergyBreakdown::kNandRead) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_s);
-  b.uj(EnergyBreakdown::kNandReadSlc) = uj_of(p.nand.icc_read_ma * vcc, a.nand_read_slc_s);
-  b.uj(EnergyBreakdown::kNandProgram) = uj_of(p.nand.icc_program_ma * vcc, a.nand_program_s);
-  b.uj(EnergyBreakdown::kNandProgramSlc) = uj_of(p.nand.icc_program_ma * vcc, a.nand_program_slc_s);
-  b.uj(EnergyBreakdown::kNandErase) = uj_of(p.nand.icc_erase_ma * vcc, a.nand_erase_s);
+  auto array_uj = [&](double ma, double die_s, double plane_s) {
+    return uj_of(ma * vcc, die_s + p.nand.multi_plane_share * std::max(0.0, plane_s - die_s));
+  };
+  b.uj(EnergyBreakdown::kNandRead) = array_uj(p.nand.icc_read_ma, a.nand_read_s, a.nand_read_plane_s);
+  b.uj(EnergyBreakdown::kNandReadSlc) = array_uj(p.nand.icc_read_ma, a.nand_read_slc_s, a.nand_read_slc_plane_s);
+  b.uj(EnergyBreakdown::kNandProgram) = array_uj(p.nand.icc_program_ma, a.nand_program_s, a.nand_program_plane_s);
+  b.uj(EnergyBreakdown::kNandProgramSlc) =
+      array_uj(p.nand.icc_program_ma, a.nand_program_slc_s, a.nand_program_slc_plane_s);
+  b.uj(EnergyBreakdown::kNandErase) = array_uj(p.nand.icc_erase_ma, a.nand_erase_s, a.nand_erase_plane_s);
   const double array_s = a.nand_read_s + a.nand_read_slc_s + a.nand_program_s + a.nand_program_slc_s + a.nand_erase_s;
   b.nand_standby_s = std::max(0.0, double(a.dies) * window - array_s);
   b.uj(EnergyBreakdown::kNandStandby) = uj_of(p.nand.isb_ua * 1e-3 * vcc, b.nand_standby_s);
   // pJ -> uJ: 1e-6.
   b.uj(EnergyBreakdown::kChannelIo) = p.channel.io_pj_per_byte * double(a.channel_bytes) * 1e-6;
-  b.uj(EnergyBreakdown::kEcc) = p.channel.ecc_pj_per_byte * double(a.channel_bytes) * 1e-6;
+  const uint64_t to_dies = std::min(a.channel_bytes_to_dies, a.channel_bytes);
+  b.uj(EnergyBreakdown::kEccDecode) = p.channel.ecc_decode_pj_per_byte * double(a.channel_bytes - to_dies) * 1e-6;
+  b.uj(EnergyBreakdown::kEccEncode) = p.channel.ecc_encode_pj_per_byte * double(to_dies) * 1e-6;
   // Link: per direction, its lanes in burst while serialising, in Hibern8 while hibernated
   // (both directions), otherwise in STALL (fast power mode) or SLEEP (slow: PWM gears).
   double burst_uj = 0, stall_uj = 0, sleep_uj = 0, hibern8_uj = 0;

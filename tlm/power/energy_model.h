@@ -30,7 +30,12 @@ struct EnergyActivity {
   double nand_program_s = 0;   // tPROG of native blocks
   double nand_program_slc_s = 0;
   double nand_erase_s = 0;     // tBERS
+  // The same array times counted once per plane of each multi-plane group (plane-seconds);
+  // a value below its die time (e.g. 0: not given) counts as the die time (single-plane).
+  double nand_read_plane_s = 0, nand_read_slc_plane_s = 0, nand_program_plane_s = 0, nand_program_slc_plane_s = 0,
+         nand_erase_plane_s = 0;
   uint64_t channel_bytes = 0;
+  uint64_t channel_bytes_to_dies = 0;  // of channel_bytes, program data-in (encoded); the rest decoded
   double cpu_busy_s = 0;
   double cpu_clock_mhz = 0;
   uint64_t buffer_bytes = 0;   // data buffer bytes read + written
@@ -53,7 +58,8 @@ struct EnergyActivity {
 class EnergyBreakdown {
  public:
   enum Component : int {
-    kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kEcc, kLinkBurst,
+    kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kEccDecode,
+    kEccEncode, kLinkBurst,
     kLinkStall, kLinkSleep, kLinkHibern8, kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage,
     kCryptoActive, kCryptoIdle, kRegulatorLoss,
     kComponents

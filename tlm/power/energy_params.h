@@ -24,10 +24,19 @@ struct NandEnergyParams {
   // over to the 2.5 V rail: a die regulates its internal supplies down from VCC, so it draws
   // the same current at any VCC above the regulators' dropout (the 1.8 V parts of the same
   // datasheet draw 15 mA max, not 20 x 3.3 / 1.8).
+  //
+  // Those parts' currents are a single plane's (the NAND01G-B2B and K9F5608U0C have one plane
+  // per die). A multi-plane operation senses (read) or drives (program, erase) the array of
+  // every plane in its group at once: the bit lines precharged and sensed, the dominant
+  // part of a read's charge (FlashPower, Mohan et al., DATE 2010), are each plane's own. Each
+  // plane beyond the first therefore draws multi_plane_share x the operation's current: 1.0
+  // charges each plane as a single-plane operation (an upper bound: the charge pumps and
+  // the die's logic are shared; no datasheet gives a multi-plane current to say by how much).
   double icc_read_ma = 20.0;    // Numonyx NAND01G-B2B IDD1 max
   double icc_program_ma = 25.0; // Samsung K9F5608U0C ICC2 max (rev 2.0)
   double icc_erase_ma = 25.0;   // Samsung K9F5608U0C ICC3 max (rev 2.0)
   double isb_ua = 50.0;         // Numonyx NAND01G-B2B IDD5 max (per die)
+  double multi_plane_share = 1.0;  // each further plane as a single-plane operation (bit lines per plane)
 
   template <class B>
   void bind(B& b) {
@@ -36,12 +45,16 @@ struct NandEnergyParams {
       "program current per die during tPROG, every page type and SLC, from VCC (Samsung K9F5608U0C ICC2 max)");
     b("icc_erase_ma", icc_erase_ma, "mA", "erase current per die during tBERS, from VCC (Samsung K9F5608U0C ICC3 max)");
     b("isb_ua", isb_ua, "uA", "standby current per die outside array operations, from VCC (Numonyx NAND01G-B2B IDD5 max)");
+    b("multi_plane_share", multi_plane_share, "",
+      "share of an operation's current each plane beyond the first of a multi-plane group draws (1 = each plane as a "
+      "single-plane operation: its bit lines are its own; upper bound)");
   }
   std::string validate() const {
     if (!(icc_read_ma >= 0) || icc_read_ma > 10000) return "icc_read_ma: must be within 0..10000";
     if (!(icc_program_ma >= 0) || icc_program_ma > 10000) return "icc_program_ma: must be within 0..10000";
     if (!(icc_erase_ma >= 0) || icc_erase_ma > 10000) return "icc_erase_ma: must be within 0..10000";
     if (!(isb_ua >= 0) || isb_ua > 1e6) return "isb_ua: must be within 0..1000000";
+    if (!(multi_plane_share >= 0) || multi_plane_share > 1) return "multi_plane_share: must be within 0..1";
     return "";
   }
 };
@@ -52,27 +65,38 @@ struct ChannelEnergyParams {
   // NV-LPDDR4), half the 8 bits toggling per byte, plus the strobe: 5e-12 x 1.44 x (4 + 1)
   // ~ 36 pJ per byte; both ends.
   double io_pj_per_byte = 36.0;
-  // The flash controller's ECC engine, per byte through it (decoded on reads, encoded on
-  // writes; the channels' bytes, so spare and parity bytes count too). Published decoders for
-  // NAND in 65 nm: 3.43 pJ/bit at 13.2 Gb/s (SBC-BCH for mobile storage, IEEE TCAS-I 66(11),
-  // 2019) and 2.74 pJ/bit at 17.7 Gb/s (concatenated BCH, Lee et al., JSSC 48(10), 2013).
-  // UFS 3.1 controllers decode LDPC, costlier per bit than BCH in the same node, and are
-  // built in a smaller one: the two roughly offset, so we take the mobile-storage decoder's
-  // 3.43 pJ/bit as it stands, 27.4 pJ per byte. Encoding (parity only, no iterations) costs
-  // less: charging it the decoder's figure overstates written bytes, which NAND program
-  // energy dwarfs anyway.
-  double ecc_pj_per_byte = 27.4;
+  // The flash controller's ECC engine, per byte through it: decoded on the bytes out of the
+  // dies (reads), encoded on the bytes into them (programs); the channels' bytes, so spare
+  // and parity bytes count too. Decoder: published decoders for NAND in 65 nm: 3.43 pJ/bit at
+  // 13.2 Gb/s (SBC-BCH for mobile storage, IEEE TCAS-I 66(11), 2019) and 2.74 pJ/bit at
+  // 17.7 Gb/s (concatenated BCH, Lee et al., JSSC 48(10), 2013). UFS 3.1 controllers decode
+  // LDPC, costlier per bit than BCH in the same node, and are built in a smaller one: the two
+  // roughly offset, so we take the mobile-storage decoder's 3.43 pJ/bit as it stands, 27.4 pJ
+  // per byte. Encoder: a parallel LFSR computing the parity, the same kind of circuit as the
+  // decoder's first stage (syndromes); the decoder's other two stages dominate it (the Chien
+  // search alone is over 60% of a parallel BCH decoder's logic: Zhang et al., IEEE NAS 2015;
+  // the key-equation solver and syndromes share the rest). We take the encoder as half of that
+  // rest, 20% of the decoder: 0.69 pJ/bit, 5.5 pJ per byte (estimate bounded by that breakdown;
+  // no encoder energy is published).
+  double ecc_decode_pj_per_byte = 27.4;
+  double ecc_encode_pj_per_byte = 5.5;
 
   template <class B>
   void bind(B& b) {
     b("io_pj_per_byte", io_pj_per_byte, "pJ",
       "channel I/O energy per byte moved between controller and die (estimate: C V^2, 5 pF, 1.2 V)");
-    b("ecc_pj_per_byte", ecc_pj_per_byte, "pJ",
-      "ECC engine energy per channel byte, decode or encode (3.43 pJ/bit: SBC-BCH decoder for mobile storage, TCAS-I 2019)");
+    b("ecc_decode_pj_per_byte", ecc_decode_pj_per_byte, "pJ",
+      "ECC decoder energy per channel byte out of the dies (3.43 pJ/bit: SBC-BCH decoder for mobile storage, TCAS-I 2019)");
+    b("ecc_encode_pj_per_byte", ecc_encode_pj_per_byte, "pJ",
+      "ECC encoder energy per channel byte into the dies (estimate: 20% of the decoder; the Chien search is over 60% of "
+      "a BCH decoder, NAS 2015)");
   }
   std::string validate() const {
     if (!(io_pj_per_byte >= 0) || io_pj_per_byte > 1e6) return "io_pj_per_byte: must be within 0..1000000";
-    if (!(ecc_pj_per_byte >= 0) || ecc_pj_per_byte > 1e6) return "ecc_pj_per_byte: must be within 0..1000000";
+    if (!(ecc_decode_pj_per_byte >= 0) || ecc_decode_pj_per_byte > 1e6)
+      return "ecc_decode_pj_per_byte: must be within 0..1000000";
+    if (!(ecc_encode_pj_per_byte >= 0) || ecc_encode_pj_per_byte > 1e6)
+      return "ecc_encode_pj_per_byte: must be within 0..1000000";
     return "";
   }
 };
@@ -82,14 +106,19 @@ struct LinkEnergyParams {
   // direction serialises, STALL between bursts (HS mode, nothing to send), Hibern8 under
   // auto-hibernate (link.hibernate_idle_us), each entry with its exit. In the slow power
   // mode (link.power_mode, PWM gears) a lane bursts in PWM and SLEEPs between bursts.
-  // Estimates: neither MIPI nor an M-PHY vendor publishes power per lane (searched: Synopsys,
-  // Arasan, Cadence pages give the states, not figures), so these rest on the link's physics.
-  // Burst: about 3 pJ per bit per lane (TX or RX, serialiser/deserialiser, CDR and the
-  // lane's share of the PLL in a 28 nm-class PHY), so burst power scales with the gear's lane
-  // rate (HS-G4B 11.66 Gb/s: 35 mW per lane). STALL keeps the PLL locked and the lines
-  // terminated (the Synopsys/MIPI description: "the lowest power consumption of all
-  // ACTIVATED states" of HS mode): 2 mW per lane. Hibern8 leaves leakage and the squelch
-  // detector: 10 uW per lane. One entry and exit spends the exit time (PA_TActivate,
+  // No M-PHY power per lane is published (searched: Synopsys, Arasan, Cadence pages give the
+  // states, not figures); the nearest published PHY is a mobile-targeted PCIe one, whose lane
+  // is one TX and one RX (an M-PHY lane is one direction, TX at one end, RX at the other):
+  // Synopsys' low-power PCIe 3.0 PHY for mobile draws "as low as 50 mW per lane at 8 GT/s"
+  // active and "less than 10 mW per lane" in standby (SemiWiki, E. Esteve, 2015-05-24), and
+  // PCIe L1.2 brings a lane's idle power from 15-20 mW to 10 uW (Synopsys press release,
+  // 2012-07-09). Burst: 50 mW / 2 directions / 8 Gb/s = 3.1 pJ per bit per direction
+  // (derived), so burst power scales with the gear's lane rate (HS-G4B 11.66 Gb/s: 36 mW per
+  // lane). STALL keeps the PLL locked and the lines terminated ("the lowest power consumption
+  // of all ACTIVATED states" of HS mode, Synopsys/MIPI): 2 mW per lane (estimate, below the
+  // PCIe PHY's standby bound of 10 mW per TX+RX pair, 5 mW per direction). Hibern8 leaves
+  // leakage and the squelch detector: 10 uW per lane, PCIe L1.2's figure (derived). One entry
+  // and exit spends the exit time (PA_TActivate,
   // link.hibernate_exit_us 600 us) relocking the PLL at STALL power on all four lanes:
   // 4 x 2 mW x 600 us = 4.8 uJ. PWM: the low-speed driver and receiver need no PLL (the
   // bit clock is in the pulse widths) and run at most 576 Mb/s: 1 mW per lane in a PWM
@@ -97,7 +126,7 @@ struct LinkEnergyParams {
   // biased and the squelch awake without a PLL: 50 uW per lane (estimate, between STALL and
   // Hibern8). The power of this block is drawn from VCCQ through the core regulator
   // (power.core_v): the host's M-PHY runs on 0.88 V (Linux DTS vdda-phy).
-  double burst_pj_per_bit = 3.0;
+  double burst_pj_per_bit = 3.1;
   double stall_mw_per_lane = 2.0;
   double hibern8_uw_per_lane = 10.0;
   double hibern8_transition_uj = 4.8;
@@ -107,9 +136,11 @@ struct LinkEnergyParams {
   template <class B>
   void bind(B& b) {
     b("burst_pj_per_bit", burst_pj_per_bit, "pJ",
-      "HS burst energy per line bit per lane, device end (burst power = this x the gear's lane rate; estimate)");
-    b("stall_mw_per_lane", stall_mw_per_lane, "mW", "STALL (HS mode, between bursts) power per lane (estimate)");
-    b("hibern8_uw_per_lane", hibern8_uw_per_lane, "uW", "Hibern8 power per lane (estimate)");
+      "HS burst energy per line bit per lane, device end (burst power = this x the gear's lane rate; derived: mobile PCIe "
+      "3.0 PHY 50 mW per TX+RX lane at 8 GT/s)");
+    b("stall_mw_per_lane", stall_mw_per_lane, "mW",
+      "STALL (HS mode, between bursts) power per lane (estimate, below a mobile PCIe PHY's standby 5 mW per direction)");
+    b("hibern8_uw_per_lane", hibern8_uw_per_lane, "uW", "Hibern8 power per lane (derived: PCIe L1.2 10 uW per lane)");
     b("hibern8_transition_uj", hibern8_transition_uj, "uJ",
       "energy of one Hibern8 entry and exit, all lanes (estimate: 4 lanes at STALL power for the 600 us exit)");
     b("pwm_burst_mw_per_lane", pwm_burst_mw_per_lane, "mW", "PWM burst power per lane, slow power mode (estimate)");
