@@ -59,6 +59,7 @@ EnergyActivity EnergyCollector::activity(const UfsPlatform& p, const EnergyCount
   a.sram_kib = uint64_t(cfg.memory.data_buffer_kib) + cfg.memory.l2p_sram_kib;
   a.crypto_cycles = du(from.crypto_cycles, to.crypto_cycles);
   a.crypto_clock_mhz = cfg.crypto.clock_mhz;
+  a.crypto_rounds_per_cycle = cfg.crypto.rounds_per_cycle;
   for (int dir = 0; dir < 2; ++dir) {
     a.link_burst_s[dir] = d(from.link_burst_s[dir], to.link_burst_s[dir]);
     a.link_lanes[dir] = dir == 0 ? cfg.link.h2d_lanes : cfg.link.d2h_lanes;

@@ -116,6 +116,8 @@ TEST_CASE("Energy: each component is its power state's time integral or its coun
   CHECK(b.uj(EnergyBreakdown::kSramBuffer) == Approx(1.0 * 2e9 * 1e-6));
   CHECK(b.uj(EnergyBreakdown::kSramL2p) == Approx(10.0 * 1e5 * 1e-6));
   CHECK(b.uj(EnergyBreakdown::kSramLeakage) == Approx(1e-3 * 5120 * 0.5 * 1e3));
+  // Fabric: each buffer byte's trip between the buffer and a DMA engine.
+  CHECK(b.uj(EnergyBreakdown::kFabric) == Approx(2.8 * 2e9 * 1e-6));
   CHECK(b.crypto_busy_s == Approx(0.01));
   CHECK(b.uj(EnergyBreakdown::kCryptoActive) == Approx(50.0 * 4e6 * 1e-6));
   CHECK(b.uj(EnergyBreakdown::kCryptoIdle) == Approx(0.1 * 0.49 * 1e3));
@@ -149,6 +151,22 @@ TEST_CASE("Energy: each plane of a multi-plane operation beyond the first draws 
   p.nand.multi_plane_share = 0;
   const EnergyBreakdown none = EnergyModel(p).breakdown(a);
   CHECK(none.uj(EnergyBreakdown::kNandRead) == Approx(20.0 * 2.5 * 0.40 * 1e3));
+}
+
+TEST_CASE("Energy: a crypto job costs its rounds whatever the variant's rounds per cycle", "[energy]") {
+  const EnergyModel model{EnergyParams{}};
+  // 1000 jobs of 20 rounds (two AES-128 blocks): 20,000 cycles at one round per cycle,
+  // 2,000 at ten (fully unrolled). Same energy, drawn in a tenth of the time.
+  EnergyActivity one = busy_window(), ten = busy_window();
+  one.crypto_cycles = 20'000;
+  one.crypto_rounds_per_cycle = 1;
+  ten.crypto_cycles = 2'000;
+  ten.crypto_rounds_per_cycle = 10;
+  const EnergyBreakdown b1 = model.breakdown(one), b10 = model.breakdown(ten);
+  CHECK(b1.uj(EnergyBreakdown::kCryptoActive) == Approx(50.0 * 20'000 * 1e-6));
+  CHECK(b10.uj(EnergyBreakdown::kCryptoActive) == Approx(b1.uj(EnergyBreakdown::kCryptoActive)));
+  CHECK(b10.crypto_busy_s == Approx(b1.crypto_busy_s / 10));
+  CHECK(b10.uj(EnergyBreakdown::kCryptoIdle) > b1.uj(EnergyBreakdown::kCryptoIdle));  // idle longer
 }
 
 TEST_CASE("Energy: the rails' currents times their voltages give the total, the NAND's current does not depend on VCC",
@@ -263,8 +281,11 @@ TEST_CASE("Energy parameters: bad values are named by their key", "[energy]") {
   sram.l2p_pj_per_access = -1;
   CHECK(sram.validate().rfind("l2p_pj_per_access:", 0) == 0);
   CryptoEnergyParams crypto;
-  crypto.active_pj_per_cycle = -1;
-  CHECK(crypto.validate().rfind("active_pj_per_cycle:", 0) == 0);
+  crypto.round_pj = -1;
+  CHECK(crypto.validate().rfind("round_pj:", 0) == 0);
+  sram = SramEnergyParams{};
+  sram.fabric_pj_per_byte = 2e6;
+  CHECK(sram.validate().rfind("fabric_pj_per_byte:", 0) == 0);
   ChannelEnergyParams channel;
   channel.io_pj_per_byte = -3;
   CHECK(channel.validate().rfind("io_pj_per_byte:", 0) == 0);

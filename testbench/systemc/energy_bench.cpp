@@ -105,6 +105,8 @@ TEST_CASE("Energy of a mixed run: components add up and follow the run's power-s
   const uint64_t host_bytes = s.at("ops").at("read").at("bytes").get<uint64_t>() + s.at("ops").at("write").at("bytes").get<uint64_t>();
   CHECK(a.at("channel_bytes").get<uint64_t>() >= s.at("ops").at("read").at("bytes").get<uint64_t>());
   CHECK(c.at("channel_io").get<double>() == Approx(36.0 * a.at("channel_bytes").get<double>() * 1e-6));
+  // Fabric: every buffer byte read or written crossed it once.
+  CHECK(c.at("fabric").get<double>() == Approx(2.8 * a.at("buffer_bytes").get<double>() * 1e-6));
   // ECC: the program data-in encoded, the rest (reads' data-out) decoded. Writes were 40%
   // of the requests: some bytes went each way.
   const double to_dies = a.at("channel_bytes_to_dies").get<double>();
@@ -181,6 +183,11 @@ TEST_CASE("Energy parameters: bad values and unknown keys are named", "[energy]"
         std::string::npos);
   CHECK(bind_error({"fcc.energy.ecc_pj_per_byte=27"}).find("fcc.energy.ecc_pj_per_byte") != std::string::npos);  // gone
   CHECK(bind_error({"nand.energy.multi_plane_share=2"}).find("nand.energy.multi_plane_share") != std::string::npos);
+  CHECK(bind_error({"crypto.energy.round_pj=-5"}).find("crypto.energy.round_pj") != std::string::npos);
+  CHECK(bind_error({"crypto.energy.active_pj_per_cycle=50"}).find("crypto.energy.active_pj_per_cycle") !=
+        std::string::npos);  // gone: unknown key
+  CHECK(bind_error({"memory.energy.fabric_pj_per_byte=-1"}).find("memory.energy.fabric_pj_per_byte") !=
+        std::string::npos);
   CHECK(bind_error({"power.supply_v=2.5"}).find("power.supply_v") != std::string::npos);  // gone: unknown key
   CHECK(bind_error({"link.power_mode=slow", "link.h2d_gear=8"}).find("link.h2d_gear") != std::string::npos);
   CHECK(bind_error({"link.energy.sleep_uw_per_lane=-1"}).find("link.energy.sleep_uw_per_lane") != std::string::npos);
@@ -223,4 +230,19 @@ TEST_CASE("Power over time: the time series power adds up to the energy of the p
   CHECK(e.at("peak_power_mw").get<double>() == Approx(peak).epsilon(1e-6));
   CHECK(e.at("peak_power_mw").get<double>() >= e.at("mean_power_mw").get<double>());
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Energy of the crypto unit: a job costs its rounds, whatever the rounds per cycle", "[energy][system]") {
+  // HPB on: the device signs the entries it returns and verifies those it is sent (crypto
+  // jobs of two AES-128 blocks, 20 rounds). Fully unrolled (10 rounds per cycle): 2 cycles
+  // per job, still 20 rounds' energy.
+  const nlohmann::json s = run_energy("rw=randread,bs=4k,iodepth=8,size=64m,count=3000,seed=4",
+                                      {"hpb.enabled=true", "crypto.model=cpp", "crypto.rounds_per_cycle=10"});
+  const nlohmann::json& e = s.at("energy");
+  INFO(e.dump(2));
+  const nlohmann::json& a = e.at("activity");
+  const double cycles = a.at("crypto_cycles").get<double>();
+  REQUIRE(cycles > 0);
+  CHECK(e.at("components").at("crypto_active").get<double>() == Approx(50.0 * 10 * cycles * 1e-6));
+  CHECK(e.at("crypto_uj_per_job").get<double>() == Approx(50.0 * 20 * 1e-6));
 }

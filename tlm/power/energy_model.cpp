@@ -7,10 +7,10 @@ namespace {
 const char* const kNames[EnergyBreakdown::kComponents] = {
     "nand_read", "nand_read_slc", "nand_program", "nand_program_slc", "nand_erase", "nand_standby", "channel_io", "ecc_decode", "ecc_encode",
     "link_burst", "link_stall", "link_sleep", "link_hibern8", "link_transitions", "cpu_active", "cpu_idle", "sram_buffer", "sram_l2p",
-    "sram_leakage", "crypto_active", "crypto_idle", "regulator_loss"};
+    "sram_leakage", "fabric", "crypto_active", "crypto_idle", "regulator_loss"};
 const char* const kBlocks[EnergyBreakdown::kComponents] = {
     "nand", "nand", "nand", "nand", "nand", "nand", "channel", "ecc", "ecc", "link", "link", "link", "link", "link",
-    "cpu", "cpu", "sram", "sram", "sram", "crypto", "crypto", "regulator"};
+    "cpu", "cpu", "sram", "sram", "sram", "fabric", "crypto", "crypto", "regulator"};
 // mW x s = mJ; x 1000 = uJ.
 double uj_of(double mw, double seconds) { return mw * seconds * 1e3; }
 }  // namespace
@@ -79,9 +79,12 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyActivity& a) const {
   b.uj(EnergyBreakdown::kSramBuffer) = p.sram.buffer_pj_per_byte * double(a.buffer_bytes) * 1e-6;
   b.uj(EnergyBreakdown::kSramL2p) = p.sram.l2p_pj_per_access * double(a.l2p_accesses) * 1e-6;
   b.uj(EnergyBreakdown::kSramLeakage) = uj_of(p.sram.leakage_uw_per_kib * 1e-3 * double(a.sram_kib), window);
+  b.uj(EnergyBreakdown::kFabric) = p.sram.fabric_pj_per_byte * double(a.buffer_bytes) * 1e-6;
   b.crypto_busy_s = a.crypto_clock_mhz > 0 ? double(a.crypto_cycles) / (a.crypto_clock_mhz * 1e6) : 0.0;
   b.crypto_idle_s = std::max(0.0, window - b.crypto_busy_s);
-  b.uj(EnergyBreakdown::kCryptoActive) = p.crypto.active_pj_per_cycle * double(a.crypto_cycles) * 1e-6;
+  // A job's energy is its rounds' (busy cycles x rounds per cycle), whatever the variant.
+  b.uj(EnergyBreakdown::kCryptoActive) =
+      p.crypto.round_pj * double(a.crypto_cycles) * double(a.crypto_rounds_per_cycle) * 1e-6;
   b.uj(EnergyBreakdown::kCryptoIdle) = uj_of(p.crypto.idle_mw, b.crypto_idle_s);
   // The regulator from VCCQ down to core_v passes the core-fed components' current, so VCCQ
   // supplies vccq_v / core_v times their energy; the rest is lost in the regulator.

@@ -43,6 +43,7 @@ struct EnergyActivity {
   uint64_t sram_kib = 0;       // data buffer + L2P SRAM
   uint64_t crypto_cycles = 0;  // busy cycles of the crypto unit
   double crypto_clock_mhz = 0;
+  uint32_t crypto_rounds_per_cycle = 1;  // AES rounds a busy cycle computes (crypto.rounds_per_cycle)
   // Link, device end: per direction (0 host->device, the device receives; 1 device->host)
   double link_burst_s[2] = {0, 0};
   uint32_t link_lanes[2] = {0, 0};
@@ -61,13 +62,13 @@ class EnergyBreakdown {
     kNandRead, kNandReadSlc, kNandProgram, kNandProgramSlc, kNandErase, kNandStandby, kChannelIo, kEccDecode,
     kEccEncode, kLinkBurst,
     kLinkStall, kLinkSleep, kLinkHibern8, kLinkTransitions, kCpuActive, kCpuIdle, kSramBuffer, kSramL2p, kSramLeakage,
-    kCryptoActive, kCryptoIdle, kRegulatorLoss,
+    kFabric, kCryptoActive, kCryptoIdle, kRegulatorLoss,
     kComponents
   };
   // The supply rails (power.vcc_v, power.vccq_v).
   enum Rail : int { kVcc, kVccq, kRails };
   static const char* name(int c);
-  // The block a component belongs to (nand, channel, ecc, link, cpu, sram, crypto, regulator).
+  // The block a component belongs to (nand, channel, ecc, link, cpu, sram, fabric, crypto, regulator).
   static const char* block(int c);
   // The rail a component draws from: the NAND's from VCC, the rest from VCCQ.
   static int rail(int c);

@@ -184,47 +184,67 @@ struct CpuEnergyParams {
 struct SramEnergyParams {
   // Horowitz, "Computing's Energy Problem" (ISSCC 2014), 45 nm: a 32-bit read of an 8 KB
   // SRAM ~5 pJ, 1.25 pJ per byte. The data buffer is banks of that order read and written in
-  // wide words; at 28 nm (~0.65x) about 0.8 pJ per byte: 1 pJ per byte with the buffer's
-  // interconnect (derived). The L2P SRAM is one large array: a map entry's access with its
-  // decode and longer bit lines costs more, 10 pJ (twice the 8 KB figure; derived). Leakage
-  // of multi-MiB SRAM in a low-power 28 nm process: 1 uW per KiB (estimate: 4 MiB + 1 MiB,
-  // 5 mW; nothing public for a UFS controller).
+  // wide words; at 28 nm (~0.65x) about 0.8 pJ per byte: 1 pJ per byte (derived, rounded up).
+  // The L2P SRAM is one large array: a map entry's access with its decode and longer bit
+  // lines costs more, 10 pJ (twice the 8 KB figure; derived). Leakage of multi-MiB SRAM in a
+  // low-power 28 nm process: 1 uW per KiB (estimate: 4 MiB + 1 MiB, 5 mW; nothing public for
+  // a UFS controller).
+  //
+  // The controller's data path beyond the SRAM: every byte read from or written to the data
+  // buffer crosses the controller's fabric between the buffer and the engine at the other end
+  // (UniPro's transfer engine and its DMA on the host side, the NAND controller's DMA and
+  // channel sequencer on the flash side). Full-swing on-chip wires cost 310 fJ per bit per mm
+  // at 1.2 V (130 nm, 2 mm lines: survey table, "A Survey Addressing On-Chip Interconnect:
+  // Energy and Reliability Considerations", ISRN Electronics 2012, Table 1); a wire's
+  // capacitance per mm barely scales with the node, so at the logic's 0.9 V: x (0.9/1.2)^2 =
+  // 174 fJ per bit per mm (derived). A crossing of 2 mm, across a mobile controller's die
+  // (estimate): 0.35 pJ per bit, 2.8 pJ per byte.
   double buffer_pj_per_byte = 1.0;
   double l2p_pj_per_access = 10.0;
   double leakage_uw_per_kib = 1.0;
+  double fabric_pj_per_byte = 2.8;
 
   template <class B>
   void bind(B& b) {
     b("buffer_pj_per_byte", buffer_pj_per_byte, "pJ", "data buffer energy per byte read or written (derived: Horowitz ISSCC 2014, 8 KB SRAM, scaled)");
     b("l2p_pj_per_access", l2p_pj_per_access, "pJ", "L2P SRAM energy per access (derived: twice the 8 KB SRAM word, Horowitz ISSCC 2014)");
     b("leakage_uw_per_kib", leakage_uw_per_kib, "uW", "SRAM leakage per KiB, both SRAMs (estimate)");
+    b("fabric_pj_per_byte", fabric_pj_per_byte, "pJ",
+      "controller fabric energy per data buffer byte read or written, its trip between the buffer and UniPro's or the "
+      "NAND controller's DMA (derived: full-swing wires 310 fJ/bit/mm at 1.2 V, ISRN Electronics 2012, at 0.9 V, over "
+      "2 mm: estimate)");
   }
   std::string validate() const {
     if (!(buffer_pj_per_byte >= 0) || buffer_pj_per_byte > 1e6) return "buffer_pj_per_byte: must be within 0..1000000";
     if (!(l2p_pj_per_access >= 0) || l2p_pj_per_access > 1e6) return "l2p_pj_per_access: must be within 0..1000000";
     if (!(leakage_uw_per_kib >= 0) || leakage_uw_per_kib > 1e6) return "leakage_uw_per_kib: must be within 0..1000000";
+    if (!(fabric_pj_per_byte >= 0) || fabric_pj_per_byte > 1e6) return "fabric_pj_per_byte: must be within 0..1000000";
     return "";
   }
 };
 
 struct CryptoEnergyParams {
-  // An AES-128 datapath with its key schedule, a round per cycle (crypto.rounds_per_cycle),
-  // so a job's energy follows the variant's cycle count. Public bounds: AES-128 on an Altera
-  // FPGA, 6.5 Gb/s at 130 mW, ~20 pJ per bit (Farmani & Bahar, Majlesi J. EE 6(4), 2012);
-  // an ASIC spends an order of magnitude less than an FPGA on the same logic (Kuon & Rose,
-  // "Measuring the gap between FPGAs and ASICs", 2007): ~2 pJ per bit. 50 pJ per busy cycle is
-  // ~550 pJ per 11-cycle block, 4.3 pJ per bit: within 2x of that (estimate). Clock-gated when
-  // idle: 0.1 mW (estimate).
-  double active_pj_per_cycle = 50.0;
+  // An AES-128 datapath with its key schedule computing crypto.rounds_per_cycle rounds per
+  // clock (1, 2, 5 or 10: the variants trade area for latency). A job's energy is its rounds':
+  // an unrolled variant switches the same round logic in fewer cycles, so it draws more power
+  // for less time, the same energy per job. Public bounds: AES-128 on an Altera FPGA, 6.5 Gb/s
+  // at 130 mW, ~20 pJ per bit (Farmani & Bahar, Majlesi J. EE 6(4), 2012); an ASIC spends an
+  // order of magnitude less than an FPGA on the same logic (Kuon & Rose, "Measuring the gap
+  // between FPGAs and ASICs", 2007): ~2 pJ per bit. 50 pJ per round is ~550 pJ per 11-round
+  // block, 4.3 pJ per bit: within 2x of that (estimate). Clock-gated when idle: 0.1 mW
+  // (estimate).
+  double round_pj = 50.0;
   double idle_mw = 0.1;
 
   template <class B>
   void bind(B& b) {
-    b("active_pj_per_cycle", active_pj_per_cycle, "pJ", "crypto unit energy per busy cycle (estimate, within 2x of an FPGA AES figure / 10)");
+    b("round_pj", round_pj, "pJ",
+      "crypto unit energy per AES round computed, whatever the rounds per cycle (estimate, within 2x of an FPGA AES "
+      "figure / 10)");
     b("idle_mw", idle_mw, "mW", "crypto unit power while idle (estimate)");
   }
   std::string validate() const {
-    if (!(active_pj_per_cycle >= 0) || active_pj_per_cycle > 1e6) return "active_pj_per_cycle: must be within 0..1000000";
+    if (!(round_pj >= 0) || round_pj > 1e6) return "round_pj: must be within 0..1000000";
     if (!(idle_mw >= 0) || idle_mw > 1e5) return "idle_mw: must be within 0..100000";
     return "";
   }
