@@ -11,15 +11,13 @@
 #include <vector>
 #include "firmware_params.h"
 #include "ftl/allocation_policy.h"
-#include "ftl/block_manager.h"
 #include "ftl/hybrid_pages.h"
-#include "ftl/l2p_map.h"
 #include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
 #include "ftl/slot_allocator.h"
-#include "flash/flash_port.h"
+#include "core/ftl_core.h"
 #include "gc/garbage_collector.h"
-#include "idle/idle_scheduler.h"
+#include "idle/background_work.h"
 #include "hal/hal.h"
 #include "command/buffer_layout.h"
 #include "command/command_table.h"
@@ -27,7 +25,6 @@
 #include "command/scsi_dispatch.h"
 #include "ftl/gc_events.h"
 #include "ftl/placement.h"
-#include "map/map_store.h"
 #include "map/map_writer.h"
 #include "hpb/hpb_feature.h"
 #include "protect/write_protection.h"
@@ -46,8 +43,7 @@ struct FirmwareStats {
   uint64_t crypto_rejected = 0;       // of which not valid
 };
 
-class DeviceFirmware : public FirmwareEvents, private CommandEndListener, private RecoveryListener,
-                       private WriteProtectHooks {
+class DeviceFirmware : public FirmwareEvents {
  public:
   DeviceFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry);
 
@@ -61,9 +57,9 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   void on_power_up() override;
 
   // The next power-up follows a sudden power-off: rebuild the map from the NAND (OOB
-  // scan) before serving commands; commands meanwhile get NOT READY. Call before power-up.
+  // scan) before serving commands; commands meanwhile get NOT READY (recovery().active()).
+  // Call before power-up.
   void recover_on_power_up() { recovery_.arm(); }
-  bool recovering() const { return recovery_.active(); }
   const PowerUpRecovery& recovery() const { return recovery_; }
 
   // Zero-time fill of [first_lba, first_lba + blocks) as if written sequentially
@@ -73,53 +69,37 @@ class DeviceFirmware : public FirmwareEvents, private CommandEndListener, privat
   // QUERY REQUEST (flags, attributes, descriptors) of the features that registered.
   QueryResponse query(const QueryRequest& q) { return query_.query(q); }
 
-  uint64_t logical_blocks() const { return map_.logical_blocks(); }
+  uint64_t logical_blocks() const { return ftl_.map().logical_blocks(); }
   const FirmwareStats& stats() const { return stats_; }
   // Every part's statistics, named as in stats.json (stats_visitor.h).
   void visit_stats(StatsVisitor& v) const;
+  // Block manager, L2P map, flash port, map store.
+  const FtlCore& ftl() const { return ftl_; }
   const CommandTable& commands() const { return table_; }
   const ReadEngine& reads() const { return reads_; }
-  const MapStore& map_store() const { return map_store_; }
   const WritePath& write_path() const { return write_; }
   const GarbageCollector& gc() const { return gc_; }
   // Reads' and writes' time in the device by part (ftl/latency_split.h).
   const LatencySplit& latency_split() const { return latency_; }
   void reset_latency_split() { latency_.reset_sums(); }
-  const BlockManager& blocks() const { return blocks_; }
-  const L2pMap& map() const { return map_; }
   const HpbDevice* hpb() const { return hpb_ ? &hpb_->device() : nullptr; }  // null when HPB is off
   const WriteBooster* writebooster() const { return wb_ ? &wb_->buffer() : nullptr; }  // null when it is off
-  // (NAND sectors programmed) / (host sectors written): write amplification.
-  double write_amplification() const;
   bool idle() const;  // nothing queued or in flight (for tests)
-  // One line per die and queue: what the FTL is waiting for (stall diagnostics).
-  std::string debug_state() const;
 
  private:
-  // RecoveryListener: idle work waits while power-loss recovery scans
-  void recovery_started() override;
-  void recovery_finished(const std::vector<uint8_t>& replayed) override;
-
   Hal& hal_;
   FirmwareParams params_;
-  BlockManager blocks_;
-  L2pMap map_;                       // its size: the LBAs the device exports
-  // WriteProtectHooks: GC's last chance; then stop background writes, refuse what waits
-  void reclaim_space() override;
-  void write_protect_entered() override;
+  FtlCore ftl_;                      // block manager, L2P map, flash port, map store (flash client 0)
   LatencySplit latency_{256};
   CommandTable table_;
-  FlashPort flash_;
   WriteProtection protection_;       // end of life: read-only once no block can be freed
-  MapStore map_store_;
   QueryServer query_;                // HPB and WriteBooster register their flags, attributes, descriptor fields
   WritePath write_;                  // placement, write cache, GC units, page fill, write engine, map writer
   ReadEngine reads_;
   ScsiDispatch scsi_;                // the SCSI commands: checked, answered or handed to an engine
   GarbageCollector gc_;
-  void command_ended() override { idle_.command_ended(); }  // CommandEndListener
-  IdleScheduler idle_{hal_};         // background GC, WriteBooster flush
   std::unique_ptr<WriteBoosterFeature> wb_;      // the SLC buffer and its flush (null: WriteBooster off)
+  BackgroundWork background_;        // idle GC and flush; held by recovery, stopped by write protection
   PowerUpRecovery recovery_;
   FirmwareStats stats_;
   std::unique_ptr<HpbFeature> hpb_;              // the FTL as HPB sees it and the HPB device (null: HPB off)

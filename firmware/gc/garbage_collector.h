@@ -53,7 +53,7 @@ class VictimDoneListener {
 
 class GarbageCollector : public FlashClient,
                          public FreeSpaceListener,
-                         public IdleTask,
+                         public BackgroundWriter,
                          public VictimMoveListener {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, BlockManager& blocks, FlashPort& flash, GcUnits& units,
@@ -69,8 +69,8 @@ class GarbageCollector : public FlashClient,
   // write_back: idle time's map write-back (null: none); pacer and done: a WriteBooster flush
   // (null: off), told when a die's victim is done.
   void set_helpers(IdleWriteBack* write_back, FlushPacer* pacer, VictimDoneListener* done);
-  void hold(bool on) { held_ = on; }                  // no new victims (preconditioning)
-  void stop() { stopped_ = true; }                    // read-only device: nothing more is written
+  void hold(bool on) override { held_ = on; }         // no new victims (preconditioning)
+  void stop() override { stopped_ = true; }           // read-only device: nothing more is written
 
   // The write cache's events about the units GC fills go to the mover.
   GcUnitEvents& unit_events() { return mover_; }

@@ -14,7 +14,7 @@
 
 namespace ufs {
 
-class WriteBoosterFlush : public FlushPacer, public IdleTask, public VictimDoneListener {
+class WriteBoosterFlush : public FlushPacer, public BackgroundWriter, public VictimDoneListener {
  public:
   WriteBoosterFlush(const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                     GarbageCollector& gc, WriteBooster& wb);
@@ -22,8 +22,8 @@ class WriteBoosterFlush : public FlushPacer, public IdleTask, public VictimDoneL
   // Flush the die's next SLC block if the device is idle and the die's collector is free.
   void flush(uint32_t die);
   bool idle() const { return idle_; }  // idle long enough for a flush
-  void hold(bool on) { held_ = on; }   // preconditioning, power-loss recovery
-  void stop() { stopped_ = true; }     // read-only device
+  void hold(bool on) override { held_ = on; }   // preconditioning, power-loss recovery
+  void stop() override { stopped_ = true; }     // read-only device
 
   // IdleTask
   uint64_t idle_after_ps() const override { return wb_.flush_idle_ps(); }

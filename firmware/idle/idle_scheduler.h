@@ -17,6 +17,15 @@ class IdleTask {
   virtual void idle_ended() = 0;  // a command arrived
 };
 
+// An idle task that writes (background GC, the WriteBooster flush): held while another part
+// owns the FTL (preconditioning, the power-loss recovery scan), stopped once the device is
+// read-only.
+class BackgroundWriter : public IdleTask {
+ public:
+  virtual void hold(bool on) = 0;
+  virtual void stop() = 0;
+};
+
 class IdleScheduler {
  public:
   static constexpr uint64_t kTimerCookie = 1;  // the HAL timer's cookie

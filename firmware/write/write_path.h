@@ -5,7 +5,7 @@
 // block relocation). The garbage collector is built after it and reaches it through narrow
 // interfaces: the GC units it fills and the map writer it relocates with; in return the
 // write path is the collector's GcEraseListener (programs waiting for a die retry when a
-// block comes back or the die's pace allows).
+// block comes back or the die's pace allows), and background work's PendingWrites.
 //
 // Its members are built in this order on purpose: the write cache, page fill and map writer
 // attach to the flash port in it, and a client's id is part of every flash trace cookie.
@@ -23,6 +23,7 @@
 #include "ftl/latency_split.h"
 #include "ftl/write_booster.h"
 #include "hal/hal.h"
+#include "idle/background_work.h"
 #include "map/map_store.h"
 #include "map/map_writer.h"
 #include "protect/write_protection.h"
@@ -50,7 +51,7 @@ struct WritePathLinks {
   VictimMoveListener& victims;
 };
 
-class WritePath final : public GcEraseListener {
+class WritePath final : public GcEraseListener, public PendingWrites {
  public:
   // first_slot: the write cache's first buffer slot (the read area's size).
   WritePath(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
@@ -65,6 +66,10 @@ class WritePath final : public GcEraseListener {
   // die go first, then map pages.
   void space_returned(uint32_t die) override;
   void pace_earned(uint32_t die) override { space_returned(die); }
+  // PendingWrites (background work): after recovery, the replayed map pages go back to NAND;
+  // once read-only, the write engine refuses what waits.
+  void write_back_map_pages(const std::vector<uint8_t>& replayed) override { map_writer_.write_back_pages(replayed); }
+  void refuse_undurable() override { writes_.refuse_undurable(); }
   // Programs wait for a die (host or GC units, map pages).
   bool programs_waiting() const { return cache_.waiting_for_die() || map_writer_.programs_waiting(); }
 

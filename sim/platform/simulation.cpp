@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include "config/config_tree.h"
+#include "debug_state.h"
 #include "host/app_launch_tracker.h"
 #include "output/progress_line.h"
 #include "output/run_folder.h"
@@ -332,7 +333,7 @@ RunResult run_simulation(const RunOptions& o) {
                              std::to_string(platform->host.outstanding()) +
                              " commands outstanding; firmware state:\n" +
                              (platform->on_iss() ? std::string("(on the ISS: not readable from the host)")
-                                                 : platform->firmware().debug_state()));
+                                                 : debug_state(platform->firmware())));
 
   const uint64_t end_ps = sc_core::sc_time_stamp().value();
   stats.finish_energy_series(*platform, end_ps);  // before the waves close: the power's last span

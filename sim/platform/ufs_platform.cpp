@@ -130,7 +130,7 @@ void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<
     const int id = t->integer(scope, signal, "device");
     if (id >= 0) sampled.push_back(Sampled{id, &field, field});
   };
-  const MapStore& map = firmware_->map_store();
+  const MapStore& map = firmware_->ftl().map_store();
   add("l2p_hits", map.counter(0));
   add("l2p_misses", map.counter(1));
   add("l2p_update_misses", map.counter(2));

@@ -295,7 +295,7 @@ void random_io_through_gc(Rig& r) {
   CHECK(r.hw.protocol_violations_ == 0);
   CHECK(r.fw.gc().stats().victims > 50);
   CHECK(r.fw.gc().stats().erases > 50);
-  CHECK(r.fw.write_amplification() > 1.0);
+  CHECK(fw_figure(r.fw, "ftl.write_amplification") > 1.0);
   // Everything written reads back after the cache is flushed.
   r.hw.on_response = nullptr;
   HostCommand s;
@@ -487,10 +487,10 @@ TEST_CASE("Logical pages: a small write reads the rest of its page from NAND and
   CHECK(r.hw.data_reads_ - reads_before == 5);  // the other 14 sectors: runs within 16 KiB pages (36 and 39 apart)
   CHECK(fw_count(r.fw, "ftl.host_program_sectors") == 32);
   // The page is whole again in one place: 16 consecutive sectors of one block.
-  const uint32_t first = r.fw.map().get(32);
+  const uint32_t first = r.fw.ftl().map().get(32);
   REQUIRE(L2pMap::is_physical(first));
   CHECK(first % 16 == 0);
-  for (uint32_t i = 0; i < 16; ++i) CHECK(r.fw.map().get(32 + i) == first + i);
+  for (uint32_t i = 0; i < 16; ++i) CHECK(r.fw.ftl().map().get(32 + i) == first + i);
   r.hw.command(make_rw(3, false, 32, 16));
   r.hw.run();
   for (uint32_t i = 0; i < 16; ++i)
@@ -513,15 +513,15 @@ TEST_CASE("Logical pages: the rest comes from the write cache, never-written sec
     const SectorStamp want = i < 3 ? SectorStamp{64 + i, 1} : i == 6 ? SectorStamp{70, 2} : SectorStamp{};
     CHECK(r.hw.host_in_[3][i] == want);
   }
-  CHECK(r.fw.map().get(65) != L2pMap::kUnmapped);
-  CHECK(r.fw.map().get(71) == L2pMap::kUnmapped);
+  CHECK(r.fw.ftl().map().get(65) != L2pMap::kUnmapped);
+  CHECK(r.fw.ftl().map().get(71) == L2pMap::kUnmapped);
 }
 
 TEST_CASE("Logical pages: random mixed I/O through GC keeps every block intact", "[firmware][lpage][stress]") {
   Rig r(big_page_params());
   random_io_through_gc(r);
   CHECK(fw_count(r.fw, "ftl.rmw_writes") > 1000);
-  CHECK(r.fw.write_amplification() > 3.0);  // 1-8 sector writes into 16-sector pages
+  CHECK(fw_figure(r.fw, "ftl.write_amplification") > 3.0);  // 1-8 sector writes into 16-sector pages
 }
 
 TEST_CASE("Static mapping: a logical page always lands in the pool its number names", "[firmware][alloc]") {
@@ -534,9 +534,9 @@ TEST_CASE("Static mapping: a logical page always lands in the pool its number na
   r.hw.run();
   flush(r);
   for (uint64_t lp = 0; lp < 8; ++lp) {
-    const uint32_t e = r.fw.map().get(lp * 16 + 3);
+    const uint32_t e = r.fw.ftl().map().get(lp * 16 + 3);
     REQUIRE(L2pMap::is_physical(e));
-    CHECK(r.fw.blocks().layout().die_of_block(r.fw.blocks().layout().block_of(e)) == policy.die(policy.pool_of(lp)));
+    CHECK(r.fw.ftl().blocks().layout().die_of_block(r.fw.ftl().blocks().layout().block_of(e)) == policy.die(policy.pool_of(lp)));
   }
 }
 
@@ -548,9 +548,9 @@ TEST_CASE("Plane-first: consecutive write units alternate the planes of a die", 
   r.hw.command(make_rw(1, true, 0, 16), stamps_for(0, 16, 1));  // four 16 KiB units
   r.hw.run();
   flush(r);
-  const BlockManager& b = r.fw.blocks();
+  const BlockManager& b = r.fw.ftl().blocks();
   auto where = [&](uint64_t lba) {
-    const uint32_t block = b.layout().block_of(r.fw.map().get(lba));
+    const uint32_t block = b.layout().block_of(r.fw.ftl().map().get(lba));
     return std::make_pair(b.layout().die_of_block(block), b.layout().plane_of_block(block));
   };
   CHECK(where(0) == std::make_pair(0u, 0u));

@@ -334,23 +334,32 @@ struct PartEvents : FirmwareEvents {
   void on_power_up() override {}
 };
 
-// A firmware counter by its stats.json key ("ftl.map_cache.page_writes"), as the parts report
+// A firmware statistic by its stats.json key ("ftl.map_cache.page_writes"), as the parts report
 // it (DeviceFirmware::visit_stats, or one part's): tests need not know which part keeps it.
+struct FindStat : StatsVisitor {
+  const std::string& key;
+  bool counted = false, figured = false;  // found as a count, as a figure
+  uint64_t count_value = 0;
+  double figure_value = 0;
+  explicit FindStat(const std::string& k) : key(k) {}
+  void count(const char* k, uint64_t v, const char*, const char*) override { if (key == k) { count_value = v; counted = true; } }
+  void figure(const char* k, double v, const char*, const char*) override { if (key == k) { figure_value = v; figured = true; } }
+  void flag(const char*, bool, const char*) override {}
+  void text(const char*, const std::string&, const char*) override {}
+};
 template <class Part>
 uint64_t fw_count(const Part& fw, const std::string& key) {
-  struct Find : StatsVisitor {
-    const std::string& key;
-    bool found = false;
-    uint64_t value = 0;
-    explicit Find(const std::string& k) : key(k) {}
-    void count(const char* k, uint64_t v, const char*, const char*) override { if (key == k) { value = v; found = true; } }
-    void figure(const char*, double, const char*, const char*) override {}
-    void flag(const char*, bool, const char*) override {}
-    void text(const char*, const std::string&, const char*) override {}
-  } find(key);
+  FindStat find(key);
   fw.visit_stats(find);
-  if (!find.found) throw std::logic_error("no firmware counter " + key);
-  return find.value;
+  if (!find.counted) throw std::logic_error("no firmware counter " + key);
+  return find.count_value;
+}
+template <class Part>
+double fw_figure(const Part& fw, const std::string& key) {
+  FindStat find(key);
+  fw.visit_stats(find);
+  if (!find.figured) throw std::logic_error("no firmware figure " + key);
+  return find.figure_value;
 }
 
 inline HostCommand make_rw(uint8_t tag, bool write, uint64_t lba, uint32_t blocks, bool fua = false) {

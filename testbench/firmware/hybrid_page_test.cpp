@@ -61,9 +61,9 @@ struct Rig {
     }
   }
   bool in_large_block(uint64_t lba) const {
-    const uint32_t e = fw.map().get(lba);
+    const uint32_t e = fw.ftl().map().get(lba);
     REQUIRE(L2pMap::is_physical(e));
-    return fw.blocks().info(fw.blocks().layout().block_of(e)).large;
+    return fw.ftl().blocks().info(fw.ftl().blocks().layout().block_of(e)).large;
   }
 };
 
@@ -97,8 +97,8 @@ TEST_CASE("Hybrid: a 12 KiB write fills one 8 KiB page and one 4 KiB page, a 4 K
   CHECK(r.in_large_block(100));
   CHECK(r.in_large_block(101));
   CHECK_FALSE(r.in_large_block(102));
-  const BlockManager& bm = r.fw.blocks();
-  const uint32_t a = r.fw.map().get(100), b = r.fw.map().get(101);
+  const BlockManager& bm = r.fw.ftl().blocks();
+  const uint32_t a = r.fw.ftl().map().get(100), b = r.fw.ftl().map().get(101);
   CHECK(bm.layout().block_of(a) == bm.layout().block_of(b));  // the chunk shares one page
   CHECK(bm.layout().page_of(a) == bm.layout().page_of(b));
   CHECK(bm.layout().sector_of(a) == 0);
@@ -165,7 +165,7 @@ TEST_CASE("Hybrid: sequential writes past the large pool's share spill into smal
   for (uint64_t lba = 0, v = 1; lba < cap; lba += 8, ++v) r.write(uint8_t(v % 32), lba, uint32_t(std::min<uint64_t>(8, cap - lba)), 1);
   // ...and again, so GC must free blocks in both pools.
   for (uint64_t lba = 0, v = 1; lba < cap; lba += 8, ++v) r.write(uint8_t(v % 32), lba, uint32_t(std::min<uint64_t>(8, cap - lba)), 2);
-  const BlockManager& bm = r.fw.blocks();
+  const BlockManager& bm = r.fw.ftl().blocks();
   // The large pool (half the raw space) took what it has room for; the rest went to small pages.
   CHECK(bm.pool_valid(true) > cap / 3);
   CHECK(bm.pool_valid(false) > cap / 4);

@@ -147,7 +147,7 @@ struct PowerLossRig {
     new_firmware();
     fut->recover_on_power_up();
     hw.post(hw.now_ps(), [this] { fut->events().on_power_up(); });
-    if (fw) hw.run([this] { return !fw->recovering() && fw->recovery().stats().recoveries > 0; });
+    if (fw) hw.run([this] { return !fw->recovery().active() && fw->recovery().stats().recoveries > 0; });
     else hw.run();  // the core's recovery state is not readable from here: until nothing is pending
   }
 

@@ -4,6 +4,7 @@
 // and every block acknowledged as durable (FUA, or written before a SYNCHRONIZE
 // CACHE that completed) must read back as that version or a newer acknowledged one.
 #include <catch2/catch.hpp>
+#include "debug_state.h"
 #include "power_loss_rig.h"
 
 using namespace ufs;
@@ -39,7 +40,7 @@ TEST_CASE("Commands during recovery get NOT READY, recovery reports its time", "
   CHECK(r.hw.responses_.back().status == scsi_status::kCheckCondition);
   CHECK(r.hw.responses_.back().sense_key == sense_key::kNotReady);
   r.hw.run();
-  CHECK_FALSE(r.fw->recovering());
+  CHECK_FALSE(r.fw->recovery().active());
   CHECK(r.fw->recovery().stats().recovered_lbas == 4);
   CHECK(r.fw->recovery().stats().recovery_ps > 0);
   uint64_t lost = 0, wrong = 0;
@@ -139,7 +140,7 @@ TEST_CASE("Power-loss recovery gives GC a write point when its victim took the p
   r.hw.run_until(r.hw.now_ps() + 400'000'000'000ull);
   // An instant when a die's large-page pool has no free block, its GC is moving a victim into
   // a large-page block of its own with pages programmed, and host data has no such block there.
-  const BlockManager* b = &r.fw->blocks();
+  const BlockManager* b = &r.fw->ftl().blocks();
   uint32_t die = ~0u;
   for (int step = 0; step < 20000 && die == ~0u; ++step) {
     r.hw.run_until(r.hw.now_ps() + 100'000'000ull);  // 0.1 ms
@@ -153,7 +154,7 @@ TEST_CASE("Power-loss recovery gives GC a write point when its victim took the p
   }
   REQUIRE(die != ~0u);
   r.power_cycle();
-  b = &r.fw->blocks();
+  b = &r.fw->ftl().blocks();
   CHECK(b->pools().free_blocks(die, true) == 0);
   CHECK(b->write_points().open_block(die, WriteStream::Gc, 0, true) != BlockManager::kNoBlock);
   uint64_t lost = 0, wrong = 0;
@@ -165,7 +166,7 @@ TEST_CASE("Power-loss recovery gives GC a write point when its victim took the p
   r.hw.run_until(r.hw.now_ps() + 200'000'000'000ull);
   r.issuing = false;
   r.hw.run();
-  INFO(r.fw->debug_state());
+  INFO(debug_state(*r.fw));
   CHECK(!r.fw->gc().active(die));
   CHECK(r.count("ftl.erases") > 0);
   CHECK(r.count("ftl.write_protect_rejects") == 0);

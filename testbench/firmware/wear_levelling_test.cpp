@@ -54,7 +54,7 @@ WearResult hot_cold_run(const std::string& policy) {
     hw.run();
     for (uint32_t k = 0; k < n; ++k) r.wrong += hw.host_in_[9][k] != SectorStamp{lba + k, version[lba + k]};
   }
-  const BlockManager& bm = fw.blocks();
+  const BlockManager& bm = fw.ftl().blocks();
   double sum = 0, sum2 = 0;
   uint32_t count = 0;
   for (uint32_t b = 0; b < bm.layout().block_count(); ++b) {

@@ -84,7 +84,7 @@ struct WbRig {
   uint32_t attr(uint8_t idn) { return fw.query({kReadAttribute, idn}).value; }
   // Sectors written into the open SLC blocks (what a flush of sealed blocks leaves in the buffer).
   uint64_t open_slc_sectors() const {
-    const BlockManager& b = fw.blocks();
+    const BlockManager& b = fw.ftl().blocks();
     uint64_t n = 0;
     for (uint32_t die = 0; die < geo.dies(); ++die)
       for (uint32_t slot = 0; slot < geo.planes_per_die; ++slot) {
@@ -95,7 +95,7 @@ struct WbRig {
   }
   // Valid sectors in sealed SLC blocks: what a flush moves.
   uint64_t sealed_slc_valid() const {
-    const BlockManager& b = fw.blocks();
+    const BlockManager& b = fw.ftl().blocks();
     uint64_t n = 0;
     for (uint32_t block = 0; block < b.layout().block_count(); ++block)
       if (b.info(block).slc && b.info(block).state == BlockState::Closed) n += b.info(block).valid;
