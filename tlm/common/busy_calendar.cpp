@@ -1,38 +1,49 @@
 #include "common/busy_calendar.h"
-#include "common/sim_time.h"
 
 namespace ufs {
 
 using sc_core::sc_time;
 
-sc_time BusyCalendar::reserve(const sc_time& earliest, const sc_time& duration) {
-  const sc_time& now = sim_now();
-  // Nothing is ever booked in the past: forget intervals that are over.
+// Forget intervals that are over: skip them, compact now and then.
+void BusyCalendar::prune(uint64_t now) {
   size_t n = booked_.size();
   while (head_ < n && booked_[head_].end <= now) ++head_;
   if (head_ == n) {
     booked_.clear();
-    head_ = n = 0;
+    head_ = 0;
   } else if (head_ >= 64 && 2 * head_ >= n) {
     booked_.erase(booked_.begin(), booked_.begin() + long(head_));
-    n -= head_;
     head_ = 0;
   }
+}
 
-  sc_time start = earliest < now ? now : earliest;
-  size_t i = head_;
-  if (n > head_ && booked_[n - 1].end <= start) {
-    i = n;  // the common in-order case: after everything
-  } else {
-    for (; i < n; ++i) {
-      if (booked_[i].end <= start) continue;            // entirely before us
-      if (start + duration <= booked_[i].start) break;  // we fit in the gap before it
-      start = booked_[i].end;                           // overlaps: try after it
+uint64_t BusyCalendar::reserve_ps(uint64_t earliest, uint64_t duration) {
+  const uint64_t now = sim_now().value();
+  uint64_t start = earliest < now ? now : earliest;
+  busy_ += time_of_value(duration);
+  size_t n = booked_.size();
+  if (n == head_ || booked_[n - 1].end <= start) {
+    // The common in-order case: after everything booked (or nothing is). No search; a
+    // calendar that only ever grows at its end is pruned when it gets long.
+    if (duration == 0) return start;
+    if (n != head_ && booked_[n - 1].end == start) {
+      booked_[n - 1].end = start + duration;
+      return start;
     }
+    if (n - head_ >= 32 || (n != head_ && booked_[n - 1].end <= now)) prune(now);
+    booked_.push_back(Interval{start, start + duration});
+    return start;
   }
-  busy_ += duration;
-  if (duration == sc_core::SC_ZERO_TIME) return start;
-  const sc_time end = start + duration;
+  prune(now);  // something is booked after `start`, so the calendar is not emptied
+  n = booked_.size();
+  size_t i = head_;
+  for (; i < n; ++i) {
+    if (booked_[i].end <= start) continue;            // entirely before us
+    if (start + duration <= booked_[i].start) break;  // we fit in the gap before it
+    start = booked_[i].end;                           // overlaps: try after it
+  }
+  if (duration == 0) return start;
+  const uint64_t end = start + duration;
   // Insert at i, merging with touching neighbours to keep the calendar short.
   const bool join_prev = i > head_ && booked_[i - 1].end == start;
   const bool join_next = i < n && booked_[i].start == end;
@@ -52,18 +63,19 @@ sc_time BusyCalendar::reserve(const sc_time& earliest, const sc_time& duration) 
 }
 
 sc_time BusyCalendar::busy_until(const sc_time& t) const {
-  // Intervals still in the calendar end after the last prune; the parts after t are ahead.
-  sc_time ahead = sc_core::SC_ZERO_TIME;
+  // Intervals that end after t are (partly) ahead of it; the parts after t do not count.
+  const uint64_t tv = t.value();
+  uint64_t ahead = 0;
   for (size_t k = head_; k < booked_.size(); ++k) {
     const Interval& i = booked_[k];
-    if (i.end > t) ahead += i.end - (i.start > t ? i.start : t);
+    if (i.end > tv) ahead += i.end - (i.start > tv ? i.start : tv);
   }
-  return busy_ - ahead;
+  return busy_ - time_of_value(ahead);
 }
 
 sc_time BusyCalendar::next_free() const {
   const sc_time& now = sim_now();
-  return booked_.size() == head_ || booked_.back().end < now ? now : booked_.back().end;
+  return booked_.size() == head_ || booked_.back().end < now.value() ? now : time_of_value(booked_.back().end);
 }
 
 }  // namespace ufs

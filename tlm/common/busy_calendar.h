@@ -5,7 +5,9 @@
 // that holds it, as the real resource would serve it.
 #pragma once
 #include <systemc>
+#include <cstdint>
 #include <vector>
+#include "common/sim_time.h"
 
 namespace ufs {
 
@@ -15,7 +17,9 @@ class BusyCalendar {
 
   // Books `duration` in the earliest gap starting at or after `earliest` (never
   // before now); returns the start.
-  sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration);
+  sc_core::sc_time reserve(const sc_core::sc_time& earliest, const sc_core::sc_time& duration) {
+    return time_of_value(reserve_ps(earliest.value(), duration.value()));
+  }
 
   // Total time booked so far (also bookings still ahead of the kernel's time).
   const sc_core::sc_time& busy_time() const { return busy_; }
@@ -26,12 +30,16 @@ class BusyCalendar {
   sc_core::sc_time next_free() const;
 
  private:
+  // Plain picoseconds (issue 18): the search and the merge then stay in registers.
+  uint64_t reserve_ps(uint64_t earliest, uint64_t duration);
+  void prune(uint64_t now);
   struct Interval {
-    sc_core::sc_time start, end;
+    uint64_t start, end;
   };
-  // Sorted, disjoint; booked_[head_..] all end after the last prune. Intervals that are
-  // over are skipped by moving head_, and compacted away only now and then (no erase
-  // from the front of the vector per booking).
+  // Sorted, disjoint. Intervals that are over (end <= now) may stay in front of the live
+  // ones until the calendar is searched or grows long: a booking never starts before now,
+  // so they neither hold a booking up nor count in busy_until; head_ skips them, and they
+  // are compacted away only now and then (no erase from the front per booking).
   std::vector<Interval> booked_;
   size_t head_ = 0;
   sc_core::sc_time busy_;
