@@ -32,6 +32,12 @@ struct NandEnergyParams {
   // plane beyond the first therefore draws multi_plane_share x the operation's current: 1.0
   // charges each plane as a single-plane operation (an upper bound: the charge pumps and
   // the die's logic are shared; no datasheet gives a multi-plane current to say by how much).
+  // Cross-check: two-plane parts with multi-page read, Toshiba TC58NVG3S0FTA00 (8 Gb, 2011)
+  // and TC58NVG1S3ETA00 (2 Gb, 2012), give read / program / erase 30 mA max and standby 50 uA
+  // max per die, whatever the mode: 1.5x the single-plane 20 mA, i.e. a second plane at half
+  // a plane's current if that maximum is a two-plane operation's. ufs31's sequential reads
+  // sense 1.51 planes per read on average, so 20 mA per plane (share 1) draws 30 mA per read:
+  // the same as those parts' maximum per die.
   double icc_read_ma = 20.0;    // Numonyx NAND01G-B2B IDD1 max
   double icc_program_ma = 25.0; // Samsung K9F5608U0C ICC2 max (rev 2.0)
   double icc_erase_ma = 25.0;   // Samsung K9F5608U0C ICC3 max (rev 2.0)
