@@ -7,15 +7,15 @@ EnergyCounters EnergyCollector::sample(const UfsPlatform& p, uint64_t at_ps) {
   const sc_core::sc_time t(double(at_ps), sc_core::SC_PS);
   EnergyCounters c;
   c.at_ps = at_ps;
-  for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
-    c.array_s[k] = p.fcc.array_time(k).to_seconds();
-    c.array_plane_s[k] = p.fcc.array_plane_time(k).to_seconds();
-    c.array_ops[k] = p.fcc.array_ops(k);
+  for (int k = 0; k < ArrayLedger::kArrayKinds; ++k) {
+    c.array_s[k] = p.fcc.arrays().time(k).to_seconds();
+    c.array_plane_s[k] = p.fcc.arrays().plane_time(k).to_seconds();
+    c.array_ops[k] = p.fcc.arrays().ops(k);
   }
   const FlashGeometry g = p.fcc.geometry();
   for (uint32_t ch = 0; ch < g.channels; ++ch) {
     c.channel_bytes += p.fcc.channel_bytes(ch);
-    c.channel_bytes_to_dies += p.fcc.channel_bytes_to_dies(ch);
+    c.channel_bytes_to_dies += p.fcc.topology().channel(ch).bytes_to_dies();
   }
   c.cpu_busy_s = p.cpu.busy_until(t).to_seconds();
   c.buffer_bytes = p.data_buffer.bytes_read() + p.data_buffer.bytes_written();
@@ -38,18 +38,18 @@ EnergyActivity EnergyCollector::activity(const UfsPlatform& p, const EnergyCount
   a.dies = p.fcc.geometry().dies();
   auto d = [](double x, double y) { return y > x ? y - x : 0.0; };
   auto du = [](uint64_t x, uint64_t y) { return y > x ? y - x : 0; };
-  a.nand_read_s = d(from.array_s[DieSequencer::kArrayRead], to.array_s[DieSequencer::kArrayRead]);
-  a.nand_read_slc_s = d(from.array_s[DieSequencer::kArrayReadSlc], to.array_s[DieSequencer::kArrayReadSlc]);
-  a.nand_program_s = d(from.array_s[DieSequencer::kArrayProgram], to.array_s[DieSequencer::kArrayProgram]);
+  a.nand_read_s = d(from.array_s[ArrayLedger::kArrayRead], to.array_s[ArrayLedger::kArrayRead]);
+  a.nand_read_slc_s = d(from.array_s[ArrayLedger::kArrayReadSlc], to.array_s[ArrayLedger::kArrayReadSlc]);
+  a.nand_program_s = d(from.array_s[ArrayLedger::kArrayProgram], to.array_s[ArrayLedger::kArrayProgram]);
   a.nand_program_slc_s =
-      d(from.array_s[DieSequencer::kArrayProgramSlc], to.array_s[DieSequencer::kArrayProgramSlc]);
-  a.nand_erase_s = d(from.array_s[DieSequencer::kArrayErase], to.array_s[DieSequencer::kArrayErase]);
+      d(from.array_s[ArrayLedger::kArrayProgramSlc], to.array_s[ArrayLedger::kArrayProgramSlc]);
+  a.nand_erase_s = d(from.array_s[ArrayLedger::kArrayErase], to.array_s[ArrayLedger::kArrayErase]);
   auto planes = [&](int k) { return d(from.array_plane_s[k], to.array_plane_s[k]); };
-  a.nand_read_plane_s = planes(DieSequencer::kArrayRead);
-  a.nand_read_slc_plane_s = planes(DieSequencer::kArrayReadSlc);
-  a.nand_program_plane_s = planes(DieSequencer::kArrayProgram);
-  a.nand_program_slc_plane_s = planes(DieSequencer::kArrayProgramSlc);
-  a.nand_erase_plane_s = planes(DieSequencer::kArrayErase);
+  a.nand_read_plane_s = planes(ArrayLedger::kArrayRead);
+  a.nand_read_slc_plane_s = planes(ArrayLedger::kArrayReadSlc);
+  a.nand_program_plane_s = planes(ArrayLedger::kArrayProgram);
+  a.nand_program_slc_plane_s = planes(ArrayLedger::kArrayProgramSlc);
+  a.nand_erase_plane_s = planes(ArrayLedger::kArrayErase);
   a.channel_bytes = du(from.channel_bytes, to.channel_bytes);
   a.channel_bytes_to_dies = du(from.channel_bytes_to_dies, to.channel_bytes_to_dies);
   a.cpu_busy_s = d(from.cpu_busy_s, to.cpu_busy_s);
@@ -137,12 +137,12 @@ nlohmann::json EnergyCollector::to_json(const UfsPlatform& p, const EnergyCounte
   j["activity"] = states;
   // Per NAND operation: array operations booked in the window and their mean energy (a
   // multi-plane group is one operation, its planes' energy included).
-  static_assert(EnergyBreakdown::kNandRead + DieSequencer::kArrayErase == EnergyBreakdown::kNandErase,
+  static_assert(EnergyBreakdown::kNandRead + ArrayLedger::kArrayErase == EnergyBreakdown::kNandErase,
                 "array kinds and NAND components in the same order");
   json ops;
-  for (int k = 0; k < DieSequencer::kArrayKinds; ++k) {
+  for (int k = 0; k < ArrayLedger::kArrayKinds; ++k) {
     const uint64_t n = to.array_ops[k] > from.array_ops[k] ? to.array_ops[k] - from.array_ops[k] : 0;
-    ops[DieSequencer::array_kind_name(k)] = {{"count", n},
+    ops[ArrayLedger::kind_name(k)] = {{"count", n},
                                              {"uj_per_op", n ? b.uj(EnergyBreakdown::kNandRead + k) / double(n) : 0.0}};
   }
   j["nand_ops"] = ops;

@@ -14,7 +14,7 @@ class UfsPlatform;
 // Every counter the model reads, as cumulative values at a moment.
 struct EnergyCounters {
   uint64_t at_ps = 0;
-  double array_s[5] = {0, 0, 0, 0, 0};  // DieSequencer::ArrayKind
+  double array_s[5] = {0, 0, 0, 0, 0};  // ArrayLedger::ArrayKind
   double array_plane_s[5] = {0, 0, 0, 0, 0};
   uint64_t array_ops[5] = {0, 0, 0, 0, 0};
   uint64_t channel_bytes = 0;

@@ -97,8 +97,8 @@ RunStatistics::BusySnapshot RunStatistics::busy_at(const UfsPlatform& p, uint64_
   const sc_core::sc_time t(double(at_ps), sc_core::SC_PS);
   const FlashGeometry g = p.fcc.geometry();
   BusySnapshot s;
-  for (uint32_t d = 0; d < g.dies(); ++d) s.die_s.push_back(p.fcc.die_busy_until(d, t).to_seconds());
-  for (uint32_t c = 0; c < g.channels; ++c) s.channel_s.push_back(p.fcc.channel_busy_until(c, t).to_seconds());
+  for (uint32_t d = 0; d < g.dies(); ++d) s.die_s.push_back(p.fcc.arrays().busy_until(d, t).to_seconds());
+  for (uint32_t c = 0; c < g.channels; ++c) s.channel_s.push_back(p.fcc.topology().channel(c).busy_until(t).to_seconds());
   s.cpu_s = p.cpu.busy_until(t).to_seconds();
   s.h2d_s = p.link.busy_until(UniproLink::kHostToDevice, t).to_seconds();
   s.d2h_s = p.link.busy_until(UniproLink::kDeviceToHost, t).to_seconds();
@@ -295,8 +295,8 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
   flash["copy_backs"] = p.fcc.ops_completed(FlashOpcode::CopyBack);
   flash["suspensions"] = p.fcc.suspensions();
   flash["status_polls"] = p.fcc.status_polls();
-  flash["power_budget_delays"] = p.fcc.power_budget_delays();
-  flash["power_budget_wait_us"] = p.fcc.power_budget_wait().to_seconds() * 1e6;
+  flash["power_budget_delays"] = p.fcc.power_budget().delays();
+  flash["power_budget_wait_us"] = p.fcc.power_budget().wait().to_seconds() * 1e6;
   flash["rule_violations"] = p.fcc.rule_violations();
   j["flash"] = flash;
 

@@ -96,7 +96,7 @@ TEST_CASE("FCC: Multi-plane read: one tR for both planes, transfers one after th
   CHECK(b.rec.of(1).t == ns(3554396 + 510));
   CHECK(b.rec.of(2).t == ns(3558492 + 510));
   CHECK(b.fcc.queues().multi_plane_ops() == 2);
-  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(3550, SC_US));
+  CHECK(b.fcc.arrays().busy_time(0) == sc_time(3550, SC_US));
 }
 
 TEST_CASE("FCC: Multi-plane pairing rules: same block required, different blocks stay apart", "[fcc][multiplane]") {
@@ -316,7 +316,7 @@ TEST_CASE("FCC: Program suspend: a read waiting on a programming die goes first"
   CHECK(b.rec.of(1).t == ns(174196 + 20000 + 449462));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
   CHECK(b.fcc.suspensions() == 1);
-  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(550, SC_US));
+  CHECK(b.fcc.arrays().busy_time(0) == sc_time(550, SC_US));
 }
 
 TEST_CASE("FCC: Without suspend the read waits for the program", "[fcc][suspend]") {
@@ -417,8 +417,8 @@ TEST_CASE("FCC: Power budget: with one program slot a second die's program start
   const double data_in = 10 + 3 * 100 + 3 * 16384;  // buffer, 3 command sequences, 3 pages
   CHECK(b.rec.of(1).t == ns(data_in + 500000));
   CHECK(b.rec.of(2).t == ns(data_in + 500000 + 500000));  // its data was in at the same time
-  CHECK(b.fcc.power_budget_delays() == 1);
-  CHECK(b.fcc.power_budget_wait() == ns(500000));
+  CHECK(b.fcc.power_budget().delays() == 1);
+  CHECK(b.fcc.power_budget().wait() == ns(500000));
   CHECK(b.fcc.rule_violations() == 0);
 }
 
@@ -440,6 +440,6 @@ TEST_CASE("FCC: Power budget: two slots let two dies program at once, the third 
   CHECK(b.rec.of(2).t == ns(data_in + 500000));
   CHECK(b.rec.of(3).t == ns(data_in + 500000 + 500000));  // slot free at the first two's end
   CHECK(b.rec.of(4).t == ns(100000 + 100 + 50000 + 4096 + 510));
-  CHECK(b.fcc.power_budget_delays() == 1);
-  CHECK(b.fcc.power_budget_wait() == ns(data_in + 500000 - (100000 + data_in)));
+  CHECK(b.fcc.power_budget().delays() == 1);
+  CHECK(b.fcc.power_budget().wait() == ns(data_in + 500000 - (100000 + data_in)));
 }

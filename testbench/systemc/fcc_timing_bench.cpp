@@ -45,7 +45,7 @@ TEST_CASE("FCC: One read: command + tR + data-out of the requested sectors + ECC
   CHECK(b.rec.of(2).t == ns(100000 + 100 + 50000 + 16384 + 500 + 10));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
   CHECK(b.rec.of(1).c.opcode == FlashOpcode::Read);
-  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(100, SC_US));
+  CHECK(b.fcc.arrays().busy_time(0) == sc_time(100, SC_US));
   CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * 100 + 4096 + 16384));
   CHECK(b.fcc.channel_bytes(0) == 5 * 4096);
   CHECK(b.fcc.ops_completed(FlashOpcode::Read) == 2);
@@ -121,7 +121,7 @@ TEST_CASE("FCC: Program: DMA from the buffer, command + data-in per page, one-sh
   // Die 1 on the same channel: its data-in waits for die 0's.
   CHECK(b.rec.of(2).t == ns(10 + 2 * in + 500000));
   CHECK(b.rec.of(1).c.status == FlashStatus::Ok);
-  CHECK(b.fcc.sequencer().busy_time(0) == sc_time(500, SC_US));
+  CHECK(b.fcc.arrays().busy_time(0) == sc_time(500, SC_US));
   CHECK(b.fcc.topology().channel(0).busy_time() == ns(2 * in));
   CHECK(b.buf.reads == 2);
 }
@@ -178,7 +178,7 @@ TEST_CASE("FCC: Erase: command + tBERS, erase count per block", "[fcc][timing]")
   CHECK(b.rec.of(1).t == ns(100 + 3500000));
   CHECK(b.rec.of(1).c.opcode == FlashOpcode::Erase);
   CHECK(b.fcc.nand_die(3).block(1, 5).erase_count() == 1);
-  CHECK(b.fcc.sequencer().busy_time(3) == sc_time(3500, SC_US));
+  CHECK(b.fcc.arrays().busy_time(3) == sc_time(3500, SC_US));
   CHECK(b.fcc.ops_completed(FlashOpcode::Erase) == 1);
 }
 

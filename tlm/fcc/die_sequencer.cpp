@@ -1,11 +1,13 @@
 #include "fcc/die_sequencer.h"
 #include <algorithm>
 #include "common/sim_time.h"
+#include "fcc/array_ledger.h"
 #include "fcc/die_queues.h"
 #include "fcc/flash_dma.h"
 #include "fcc/flash_timeline.h"
 #include "fcc/flash_topology.h"
 #include "fcc/program_power_budget.h"
+#include "fcc/status_poller.h"
 
 namespace ufs {
 
@@ -26,7 +28,6 @@ DieSequencer::DieSequencer(const FlashControllerParams& params, const Parts& par
   finishing_.reserve(planes);
   t_ecc_ = sc_time(params.ecc_decode_ns, sc_core::SC_NS);
   t_cache_ = sc_time(params.t_cache_ns, sc_core::SC_NS);
-  t_poll_ = sc_time(params.status_poll_ns, sc_core::SC_NS);
 }
 
 void DieSequencer::start(uint32_t die, const sc_time& at) {
@@ -43,24 +44,18 @@ void DieSequencer::start(uint32_t die, const sc_time& at) {
   }
 }
 
-const char* DieSequencer::array_kind_name(int kind) {
-  static const char* const kNames[kArrayKinds] = {"read", "read_slc", "program", "program_slc", "erase"};
-  return kind >= 0 && kind < kArrayKinds ? kNames[kind] : "?";
-}
-
 void DieSequencer::book_array(uint32_t die, const sc_time& start, const sc_time& end, const sc_time& busy) {
   Die& d = dies_[die];
   d.array_start = start;
   d.array_end = end;
   d.free_at = end;
-  d.array_busy += busy;
-  d.busy_to = end;
-  d.busy_from = end - busy;
+  parts_.ledger.book(die, end, busy);
 }
 
 void DieSequencer::signal_end(uint32_t die, FccEvent::Kind kind) {
   const Die& d = dies_[die];
-  parts_.events.push(ready_seen(die, d.array_start, d.array_end), FccEvent{die, d.generation, kind});
+  const sc_time seen = parts_.poller.ready_seen(d.channel, d.array_start, d.array_end, parts_.pool[d.active[0]]);
+  parts_.events.push(seen, FccEvent{die, d.generation, kind});
 }
 
 void DieSequencer::start_read(uint32_t die, const sc_time& start) {
@@ -88,7 +83,7 @@ void DieSequencer::start_read(uint32_t die, const sc_time& start) {
   }
   const sc_time array_start = later(cursor, d.register_free_at);
   book_array(die, array_start, array_start + t_r, t_r);
-  count_array(array_kind(parts_.pool[d.active[0]].op), t_r, 1, d.active.size());
+  parts_.ledger.count(ArrayLedger::kind_of(parts_.pool[d.active[0]].op), t_r, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Read);
   signal_end(die, FccEvent::Kind::ArrayDone);
 }
@@ -169,7 +164,7 @@ void DieSequencer::start_program(uint32_t die, const sc_time& start) {
   }
   const sc_time array_start = parts_.budget.book(die, cursor, t_prog);
   book_array(die, array_start, array_start + t_prog, t_prog);
-  count_array(array_kind(parts_.pool[d.active[0]].op), t_prog, 1, d.active.size());
+  parts_.ledger.count(ArrayLedger::kind_of(parts_.pool[d.active[0]].op), t_prog, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Program);
   signal_end(die, FccEvent::Kind::Finish);
   try_cache_program(die);
@@ -217,7 +212,7 @@ void DieSequencer::start_cached_program(uint32_t die) {
       parts_.topology.die(die).program_time(slot.op.address, std::max(1u, slot.op.page_count), slot.op.slc);
   const sc_time start = parts_.budget.book(die, later(sim_now(), d.cached_ready), t_prog);
   book_array(die, start, start + t_prog, t_prog);
-  count_array(array_kind(slot.op), t_prog);
+  parts_.ledger.count(ArrayLedger::kind_of(slot.op), t_prog);
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Program);
   signal_end(die, FccEvent::Kind::Finish);
 }
@@ -233,7 +228,7 @@ void DieSequencer::start_erase(uint32_t die, const sc_time& start) {
   }
   const sc_time t_bers = parts_.topology.die(die).erase_time();
   book_array(die, cursor, cursor + t_bers, t_bers);
-  count_array(kArrayErase, t_bers, 1, d.active.size());
+  parts_.ledger.count(ArrayLedger::kArrayErase, t_bers, 1, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, FlashOpcode::Erase);
   signal_end(die, FccEvent::Kind::Finish);
 }
@@ -255,7 +250,7 @@ void DieSequencer::start_copy_back(uint32_t die, const sc_time& start) {
   }
   const sc_time t_p = nand.program_time(op.dest, pages, op.slc);
   const sc_time read_start = ch.reserve(start, cmd) + cmd;
-  const sc_time read_end = ready_seen(die, read_start, read_start + t_r);
+  const sc_time read_end = parts_.poller.ready_seen(d.channel, read_start, read_start + t_r, slot);
   // read_oob: a random data output of the spare bytes (the page's OOB) from the page
   // register before the program command (the data itself stays in the plane).
   sc_time prog_earliest = read_end;
@@ -268,8 +263,8 @@ void DieSequencer::start_copy_back(uint32_t die, const sc_time& start) {
   }
   const sc_time prog_start = parts_.budget.book(die, ch.reserve(prog_earliest, cmd) + cmd, t_p);
   book_array(die, prog_start, prog_start + t_p, t_r + t_p);
-  count_array(op.slc ? kArrayReadSlc : kArrayRead, t_r);
-  count_array(op.slc ? kArrayProgramSlc : kArrayProgram, t_p);
+  parts_.ledger.count(op.slc ? ArrayLedger::kArrayReadSlc : ArrayLedger::kArrayRead, t_r);
+  parts_.ledger.count(op.slc ? ArrayLedger::kArrayProgramSlc : ArrayLedger::kArrayProgram, t_p);
   if (parts_.timeline.on()) {
     parts_.timeline.bus(d.channel, "copy-back cmd", read_start - cmd, cmd, slot, 0);
     parts_.timeline.bus(d.channel, "copy-back cmd", prog_start - cmd, cmd, slot, 0);
@@ -317,12 +312,8 @@ sc_time DieSequencer::set_aside(uint32_t die, std::vector<uint32_t>& into) {
   const sc_time now = sim_now();
   // The group's Finish is void; the array time it still needs is no longer booked.
   const sc_time left = d.array_end - now;
-  d.array_busy -= left;
-  const int kind = array_kind(parts_.pool[d.active[0]].op);
-  array_time_[size_t(kind)] -= left;  // resume() books it again
-  array_plane_time_[size_t(kind)] -= left * double(d.active.size());
-  d.busy_to = now;
   const OpSlot& lead = parts_.pool[d.active[0]];
+  parts_.ledger.give_back(die, ArrayLedger::kind_of(lead.op), now, left, d.active.size());  // resume() books it again
   if (lead.op.opcode == FlashOpcode::Program) parts_.budget.end(die, now);
   if (parts_.timeline.on()) parts_.timeline.array_suspended(die, parts_.pool, d.active, d.array_end);
   ++d.generation;
@@ -341,7 +332,7 @@ sc_time DieSequencer::resume(uint32_t die, std::vector<uint32_t>& group, const s
   sc_time start = later(later(sim_now(), d.free_at), d.cache_free_at);
   if (opcode == FlashOpcode::Program) start = parts_.budget.book(die, start, length);
   book_array(die, start, start + length, left);
-  count_array(array_kind(parts_.pool[d.active[0]].op), left, 0, d.active.size());
+  parts_.ledger.count(ArrayLedger::kind_of(parts_.pool[d.active[0]].op), left, 0, d.active.size());
   if (parts_.timeline.on()) parts_.timeline.array(die, d.array_start, d.array_end, opcode, true);
   signal_end(die, FccEvent::Kind::Finish);
   return start;
@@ -374,31 +365,6 @@ void DieSequencer::trace_in_flight() {
     if (!dies_[die].active.empty()) parts_.timeline.array_in_flight(die, parts_.pool, dies_[die].active, dies_[die].array_end);
     for (uint32_t s : dies_[die].cached) parts_.timeline.waiting(die, parts_.pool, s, "cache register");
     for (uint32_t s : parts_.queues.waiting(die)) parts_.timeline.waiting(die, parts_.pool, s, "die queue");
-  }
-}
-
-sc_time DieSequencer::busy_until(uint32_t die, const sc_time& t) const {
-  const Die& d = dies_[die];
-  const sc_time from = d.busy_from > t ? d.busy_from : t;
-  return d.busy_to > from ? d.array_busy - (d.busy_to - from) : d.array_busy;
-}
-
-// When the controller sees the end of an array operation on `die` running [start, end):
-// at once with the ready/busy line; with status polling at the first status read (every
-// status_poll_ns from the start, each taking the bus for one command time) that finds
-// the die ready.
-sc_time DieSequencer::ready_seen(uint32_t die, const sc_time& start, const sc_time& end) {
-  if (t_poll_ == SC_ZERO_TIME) return end;
-  const Die& d = dies_[die];
-  FlashChannel& ch = parts_.topology.channel(d.channel);
-  const sc_time& t_cmd = parts_.topology.t_cmd();
-  sc_time poll = start;
-  for (;;) {
-    poll = ch.reserve(poll + t_poll_, t_cmd);
-    ++status_polls_;
-    if (parts_.timeline.on() && !d.active.empty())
-      parts_.timeline.bus(d.channel, "status poll", poll, t_cmd, parts_.pool[d.active[0]], 0);
-    if (poll >= end) return poll + t_cmd;
   }
 }
 

@@ -3,8 +3,9 @@
 // read and program) booked on the die, ECC decode, page data through the DMA, the
 // results taken from the NAND die at the array's end, cache read and cache program.
 // Owns each die's group in flight and its times; tells the controller through its
-// event queue when an array phase ends (ArrayDone for reads, Finish otherwise) and
-// when a read's data is in the buffer (Complete). All timing is booked ahead.
+// event queue when an array phase ends (ArrayDone for reads, Finish otherwise; seen
+// when StatusPoller says) and when a read's data is in the buffer (Complete); books
+// each phase's array time in the ArrayLedger. All timing is booked ahead.
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -16,11 +17,13 @@
 
 namespace ufs {
 
+class ArrayLedger;
 class DieQueues;
 class FlashDma;
 class FlashTimeline;
 class FlashTopology;
 class ProgramPowerBudget;
+class StatusPoller;
 
 struct FccEvent {
   enum class Kind : uint8_t { ArrayDone, Finish, Complete, DieWake };
@@ -47,6 +50,8 @@ class DieSequencer {
     FlashDma& dma;
     FlashTimeline& timeline;
     FccEventQueue& events;
+    ArrayLedger& ledger;
+    StatusPoller& poller;
   };
   DieSequencer(const FlashControllerParams& params, const Parts& parts);
 
@@ -82,22 +87,7 @@ class DieSequencer {
   // waiting for it (a cached program, the die queue).
   void trace_in_flight();
 
-  // Array busy time of a die (tR + tPROG + tBERS booked) in all, and before `t` (t >= now).
-  const sc_core::sc_time& busy_time(uint32_t die) const { return dies_[die].array_busy; }
-  sc_core::sc_time busy_until(uint32_t die, const sc_core::sc_time& t) const;
   const sc_core::sc_time& queue_wait() const { return queue_wait_; }  // dispatch - arrival, summed
-  uint64_t status_polls() const { return status_polls_; }
-  // Array time booked per kind of array operation, summed over dies (the energy model's
-  // input: each kind draws its own current). An operation counts when its array phase is
-  // booked; a suspended program or erase gives back the time it did not run. A multi-plane
-  // group counts once (one array phase); copy-back counts its tR as read, its tPROG as program.
-  // Plane time counts each plane of a group: a multi-plane read senses, and a multi-plane
-  // program or erase drives, the array of every plane in it.
-  enum ArrayKind : int { kArrayRead, kArrayReadSlc, kArrayProgram, kArrayProgramSlc, kArrayErase, kArrayKinds };
-  static const char* array_kind_name(int kind);
-  const sc_core::sc_time& array_time(int kind) const { return array_time_[size_t(kind)]; }
-  const sc_core::sc_time& array_plane_time(int kind) const { return array_plane_time_[size_t(kind)]; }
-  uint64_t array_ops(int kind) const { return array_ops_[size_t(kind)]; }
 
  private:
   struct Die {
@@ -116,8 +106,6 @@ class DieSequencer {
     sc_core::sc_time cached_ready;  // its data-in ends then
     sc_core::sc_time array_start;   // start of the array phase (tR/tPROG/tBERS) in flight
     sc_core::sc_time array_end;     // end of the array operation in flight
-    sc_core::sc_time array_busy;
-    sc_core::sc_time busy_from, busy_to;  // the latest array time added to array_busy (see busy_until)
     uint32_t generation = 0;              // bumps when a pending Finish is cancelled (suspend)
   };
 
@@ -131,30 +119,13 @@ class DieSequencer {
                   const sc_core::sc_time& busy);
   // The event at which the controller sees the booked array phase end.
   void signal_end(uint32_t die, FccEvent::Kind kind);
-  sc_core::sc_time ready_seen(uint32_t die, const sc_core::sc_time& start, const sc_core::sc_time& end);
 
   const FlashControllerParams params_;
   Parts parts_;
-  sc_core::sc_time t_ecc_, t_cache_, t_poll_;
+  sc_core::sc_time t_ecc_, t_cache_;
   std::vector<Die> dies_;
   std::vector<uint32_t> finishing_;
   sc_core::sc_time queue_wait_;
-  uint64_t status_polls_ = 0;
-  sc_core::sc_time array_time_[kArrayKinds];
-  sc_core::sc_time array_plane_time_[kArrayKinds];
-  uint64_t array_ops_[kArrayKinds] = {};
-  void count_array(int kind, const sc_core::sc_time& t, uint64_t ops = 1, size_t planes = 1) {
-    array_time_[size_t(kind)] += t;
-    array_plane_time_[size_t(kind)] += t * double(planes);
-    array_ops_[size_t(kind)] += ops;
-  }
-  static int array_kind(const FlashOp& op) {
-    switch (op.opcode) {
-      case FlashOpcode::Read: return op.slc ? kArrayReadSlc : kArrayRead;
-      case FlashOpcode::Erase: return kArrayErase;
-      default: return op.slc ? kArrayProgramSlc : kArrayProgram;
-    }
-  }
 };
 
 }  // namespace ufs

@@ -25,7 +25,10 @@ FlashController::FlashController(sc_core::sc_module_name name, const FlashContro
       budget_(params_.max_concurrent_programs),
       dma_port_(dma, this->name()),
       events_("events", FccDeliver{&scheduler_}),
-      sequencer_(params_, DieSequencer::Parts{topology_, pool_, queues_, budget_, dma_port_, timeline_, events_}),
+      ledger_(topology_.dies()),
+      poller_(params_, topology_, timeline_),
+      sequencer_(params_, DieSequencer::Parts{topology_, pool_, queues_, budget_, dma_port_, timeline_, events_,
+                                              ledger_, poller_}),
       suspend_(params_.suspend_for_read, topology_.dies(), sequencer_, this->name()),
       scheduler_(params_.cache_read, topology_.dies(),
                  DieScheduler::Parts{pool_, queues_, sequencer_, suspend_, events_}) {}

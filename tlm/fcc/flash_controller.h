@@ -9,6 +9,8 @@
 //   DieQueues           waiting ops, what a die runs next (multi-plane) die_queues
 //   DieScheduler        when a die takes it; events; completions       die_scheduler
 //   DieSequencer        command sequences, array phases, cache ops     die_sequencer
+//   StatusPoller        when an array phase's end is seen (R/B#, polls) status_poller
+//   ArrayLedger         array time booked, per die and per kind        array_ledger
 //   SuspendResume       program/erase suspended for reads              suspend_resume
 //   ProgramPowerBudget  programs in their array phase at once          program_power_budget
 //   FlashDma            page data to and from the data buffer          flash_dma
@@ -36,6 +38,7 @@
 #include <cstdint>
 #include <string>
 #include "common/timed_queue.h"
+#include "fcc/array_ledger.h"
 #include "fcc/die_queues.h"
 #include "fcc/die_scheduler.h"
 #include "fcc/die_sequencer.h"
@@ -45,6 +48,7 @@
 #include "fcc/flash_topology.h"
 #include "fcc/op_pool.h"
 #include "fcc/program_power_budget.h"
+#include "fcc/status_poller.h"
 #include "fcc/suspend_resume.h"
 #include "hal/flash_types.h"
 #include "nand/nand_params.h"
@@ -57,8 +61,8 @@ class FlashController : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<FlashController> dma;  // on-chip bus -> data buffer
 
+  // No process of its own: its TimedQueue's method delivers every moment.
   FlashController(sc_core::sc_module_name name, const FlashControllerParams& params, const NandParams& nand);
-  SC_HAS_PROCESS(FlashController);
 
   void set_listener(FlashCompletionListener* listener) { scheduler_.set_listener(listener); }
   // Wake through the platform's event wheel (before the simulation starts).
@@ -91,39 +95,26 @@ class FlashController : public sc_core::sc_module {
   uint64_t power_cut();
 
   // --- statistics (times are booked time so far, which may reach past now) ---
-  // Array time of a die before `t` (t >= now): an operation is booked whole when it
-  // starts, so the part of the one in flight that lies after t is not counted.
-  sc_core::sc_time die_busy_until(uint32_t die, const sc_core::sc_time& t) const {
-    return sequencer_.busy_until(die, t);
-  }
-  // Bus time of a channel (command/address cycles and data transfers) before `t`.
-  sc_core::sc_time channel_busy_until(uint32_t channel, const sc_core::sc_time& t) const {
-    return topology_.channel(channel).busy_until(t);
-  }
+  // Array time per die (busy_until(die, t)) and per kind of array operation.
+  const ArrayLedger& arrays() const { return ledger_; }
   uint64_t channel_bytes(uint32_t channel) const { return topology_.channel(channel).bytes_transferred(); }
-  uint64_t channel_bytes_to_dies(uint32_t channel) const { return topology_.channel(channel).bytes_to_dies(); }
   uint64_t ops_completed(FlashOpcode opcode) const { return scheduler_.ops_completed(opcode); }
   uint64_t ops_failed(FlashOpcode opcode) const { return scheduler_.ops_failed(opcode); }
   uint64_t ops_in_flight() const { return scheduler_.ops_in_flight(); }
   // Program/erase suspensions granted to reads.
   uint64_t suspensions() const { return suspend_.suspensions(); }
-  uint64_t status_polls() const { return sequencer_.status_polls(); }
-  // Array time and operations per kind (DieSequencer::ArrayKind), summed over dies.
-  const sc_core::sc_time& array_time(int kind) const { return sequencer_.array_time(kind); }
-  const sc_core::sc_time& array_plane_time(int kind) const { return sequencer_.array_plane_time(kind); }
-  uint64_t array_ops(int kind) const { return sequencer_.array_ops(kind); }
-  // Power budget (max_concurrent_programs): programs whose array phase waited for a slot,
-  // and the time they waited in all.
-  uint64_t power_budget_delays() const { return budget_.delays(); }
-  const sc_core::sc_time& power_budget_wait() const { return budget_.wait(); }
+  uint64_t status_polls() const { return poller_.polls(); }
+  // Power budget (max_concurrent_programs): programs whose array phase waited for a slot
+  // (delays()), and the time they waited in all (wait()).
+  const ProgramPowerBudget& power_budget() const { return budget_; }
   // NAND rule violations over all dies (zero for correct firmware).
   uint64_t rule_violations() const { return topology_.violation_counts().total(); }
   // The NAND dies themselves (inspection, tests): global die index as in FlashGeometry.
   NandDie& nand_die(uint32_t die) { return topology_.die(die); }
   const NandDie& nand_die(uint32_t die) const { return topology_.die(die); }
   const FlashControllerParams& params() const { return params_; }
-  // The parts' own figures (tests): channels and NAND totals, die array and queue
-  // times, multi-plane grouping.
+  // The parts' own figures: channels (busy_until, bytes) and NAND totals, queue times,
+  // multi-plane grouping.
   const FlashTopology& topology() const { return topology_; }
   const DieSequencer& sequencer() const { return sequencer_; }
   const DieQueues& queues() const { return queues_; }
@@ -137,6 +128,8 @@ class FlashController : public sc_core::sc_module {
   FlashDma dma_port_;
   FlashTimeline timeline_;
   FccEventQueue events_;
+  ArrayLedger ledger_;
+  StatusPoller poller_;
   DieSequencer sequencer_;
   SuspendResume suspend_;
   DieScheduler scheduler_;
