@@ -1,17 +1,53 @@
 // Parts of the flash controller alone (no FlashController around them): the array
-// time ledger and the status poller. The controller's whole behaviour is in
-// fcc_timing_bench and fcc_features_bench.
+// time ledger, the status poller, the read and program sequences. The controller's
+// whole behaviour is in fcc_timing_bench and fcc_features_bench.
 #include <catch2/catch.hpp>
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
 #include "fcc/array_ledger.h"
+#include "fcc/die_queues.h"
+#include "fcc/flash_dma.h"
 #include "fcc/flash_timeline.h"
 #include "fcc/flash_topology.h"
+#include "fcc/program_sequence.h"
+#include "fcc/read_sequence.h"
 #include "fcc/status_poller.h"
 #include "fcc_bench_harness.h"
 
 namespace {
 sc_time us(double v) { return sc_time(v, SC_US); }
 sc_time nsec(double v) { return sc_time(v, SC_NS); }
+
+// What a command sequence works with, without a controller: the topology (test_nand on
+// test_fcc's channels), op records, die queues, a DMA to a fake buffer, tracing off.
+struct SequenceRig : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<SequenceRig> socket;
+  FakeBuffer buf;
+  FlashControllerParams params;
+  FlashTopology topology;
+  OpPool pool;
+  DieQueues queues;
+  FlashDma dma;
+  FlashTimeline timeline;
+  explicit SequenceRig(const FlashControllerParams& f)
+      : sc_module("rig"),
+        socket("socket"),
+        buf("buf", kLat),
+        params(f),
+        topology(params, test_nand()),
+        queues(params, topology, pool),
+        dma(socket, "rig") {
+    socket.bind(buf.socket);
+  }
+  uint32_t slot(const FlashOp& op, const sc_time& arrival = sc_core::SC_ZERO_TIME) {
+    const uint32_t s = pool.alloc();
+    pool[s].op = op;
+    pool[s].arrival = arrival;
+    return s;
+  }
+  ReadSequence::Parts read_parts() { return {topology, pool, queues, dma, timeline}; }
+  ProgramSequence::Parts program_parts() { return {topology, pool, queues, dma, timeline}; }
+};
 }  // namespace
 
 TEST_CASE("FCC parts: ArrayLedger books a die's array time, and before a moment only what lies before it",
@@ -34,16 +70,19 @@ TEST_CASE("FCC parts: ArrayLedger books a die's array time, and before a moment 
 TEST_CASE("FCC parts: ArrayLedger: a suspended phase gives back the time it did not run, its resume is no new op",
           "[fcc][parts][ledger]") {
   ArrayLedger ledger(1);
-  ledger.book(0, us(3500), us(3500));  // an erase [0, 3500) us
-  ledger.count(ArrayLedger::kArrayErase, us(3500));
-  ledger.give_back(0, ArrayLedger::kArrayErase, us(1000), us(2500));  // suspended at 1000 us
+  ledger.book(0, us(3500), us(3500));  // a two-plane erase [0, 3500) us
+  ledger.count(ArrayLedger::kArrayErase, us(3500), 1, 2);
+  CHECK(ledger.plane_time(ArrayLedger::kArrayErase) == us(7000));
+  ledger.give_back(0, ArrayLedger::kArrayErase, us(1000), us(2500), 2);  // suspended at 1000 us
   CHECK(ledger.busy_time(0) == us(1000));
   CHECK(ledger.busy_until(0, us(2000)) == us(1000));
   CHECK(ledger.time(ArrayLedger::kArrayErase) == us(1000));
+  CHECK(ledger.plane_time(ArrayLedger::kArrayErase) == us(2000));
   ledger.book(0, us(3600), us(2500));  // resumed at 1100 us
-  ledger.count(ArrayLedger::kArrayErase, us(2500), 0);
+  ledger.count(ArrayLedger::kArrayErase, us(2500), 0, 2);
   CHECK(ledger.busy_time(0) == us(3500));
   CHECK(ledger.time(ArrayLedger::kArrayErase) == us(3500));
+  CHECK(ledger.plane_time(ArrayLedger::kArrayErase) == us(7000));
   CHECK(ledger.ops(ArrayLedger::kArrayErase) == 1);
 }
 
@@ -93,4 +132,121 @@ TEST_CASE("FCC parts: StatusPoller: polls every interval on the die's channel, a
   CHECK(poller.ready_seen(0, nsec(100), nsec(50100), lead) == nsec(55100));
   CHECK(poller.polls() == 10);
   CHECK(topology.channel(0).busy_time() == nsec(5000 + 500));
+}
+
+TEST_CASE("FCC parts: ReadSequence: the requested sectors go out after tR, are decoded and land in the buffer",
+          "[fcc][parts][read]") {
+  SequenceRig rig(test_fcc());
+  ReadSequence reads(rig.params, rig.read_parts());
+  const std::vector<uint32_t> group{rig.slot(read_op(0, 0, 0, 0, 1, 2, 1, 8192))};
+  std::vector<sc_time> landed;
+  Driver drv("drv", [&] {
+    sc_time t_r;
+    CHECK(reads.commands(0, group, sc_core::SC_ZERO_TIME, &t_r) == nsec(100));  // command [0, 100)
+    CHECK(t_r == us(50));
+    CHECK(rig.pool[group[0]].first_sector == 1);  // column address: sectors 1 and 2 only
+    CHECK(rig.pool[group[0]].sectors == 2);
+    sc_core::wait(nsec(50100));
+    const ReadSequence::DataOut out = reads.data_out(0, group, sc_core::SC_ZERO_TIME, landed);
+    CHECK(out.cache_free_at == nsec(50100 + 8192));
+    CHECK(out.free_at == nsec(50100 + 8192));  // no cache read: the die waits for its data-out
+  });
+  sc_core::sc_start();
+  REQUIRE(landed.size() == 1);
+  CHECK(landed[0] == nsec(50100 + 8192 + 500 + 10));  // ECC, then the buffer's latency
+  CHECK(rig.buf.writes == 1);
+  CHECK(rig.topology.channel(0).busy_time() == nsec(100 + 8192));
+  CHECK(rig.topology.channel(0).bytes_transferred() == 8192);
+}
+
+TEST_CASE("FCC parts: ReadSequence: a read waiting for the die gets its command slot right after the data-out",
+          "[fcc][parts][read]") {
+  SequenceRig rig(test_fcc());
+  ReadSequence reads(rig.params, rig.read_parts());
+  const std::vector<uint32_t> first{rig.slot(read_op(0, 0, 0, 0, 1))};
+  const uint32_t next = rig.slot(read_op(0, 1, 0, 0, 2));
+  std::vector<sc_time> landed;
+  Driver drv("drv", [&] {
+    sc_time t_r;
+    reads.commands(0, first, sc_core::SC_ZERO_TIME, &t_r);
+    rig.queues.enqueue(0, next);
+    sc_core::wait(nsec(50100));
+    const ReadSequence::DataOut out = reads.data_out(0, first, sc_core::SC_ZERO_TIME, landed);
+    CHECK(out.free_at == nsec(54196));
+    CHECK(rig.topology.channel(0).busy_time() == nsec(100 + 4096 + 100));  // the slot is booked with it
+    // Another die's burst on the channel cannot take the slot; the next read's command uses it.
+    CHECK(rig.topology.channel(0).reserve(nsec(54196), nsec(4096)) == nsec(54296));
+    rig.queues.clear(0);
+    CHECK(reads.commands(0, {next}, out.free_at, &t_r) == nsec(54296));
+    CHECK(rig.topology.channel(0).busy_time() == nsec(100 + 4096 + 100 + 4096));
+  });
+  sc_core::sc_start();
+}
+
+TEST_CASE("FCC parts: ReadSequence: with cache read the next tR waits only for the page register's copy",
+          "[fcc][parts][read]") {
+  FlashControllerParams f = test_fcc();
+  f.cache_read = true;
+  f.t_cache_ns = 3000;
+  SequenceRig rig(f);
+  ReadSequence reads(rig.params, rig.read_parts());
+  const std::vector<uint32_t> first{rig.slot(read_op(0, 0, 0, 0, 1))};
+  const std::vector<uint32_t> next{rig.slot(read_op(0, 0, 0, 1, 2))};
+  std::vector<sc_time> landed;
+  Driver drv("drv", [&] {
+    sc_time t_r;
+    reads.commands(0, first, sc_core::SC_ZERO_TIME, &t_r);
+    sc_core::wait(nsec(50100));
+    const ReadSequence::DataOut out = reads.data_out(0, first, sc_core::SC_ZERO_TIME, landed);
+    CHECK(out.free_at == nsec(50100));                   // the die takes a command now
+    CHECK(out.cache_free_at == nsec(53100 + 4096));      // data-out after the 3 us copy
+    CHECK(reads.commands(0, next, out.free_at, &t_r) == nsec(53100));  // command at 50100, tR from the copy's end
+  });
+  sc_core::sc_start();
+  CHECK(landed[0] == nsec(53100 + 4096 + 510));
+}
+
+TEST_CASE("FCC parts: ProgramSequence: each op's data comes from the buffer and goes in on the channel",
+          "[fcc][parts][program]") {
+  SequenceRig rig(test_fcc());
+  ProgramSequence programs(false, rig.program_parts());
+  const std::vector<uint32_t> group{rig.slot(program_op(0, 0, 0, 0, 1)), rig.slot(program_op(0, 1, 0, 0, 2))};
+  Driver drv("drv", [&] {
+    sc_time t_prog;
+    // Each op: the buffer's 10 ns, then 3 pages (100 ns command each, 3 x 16 KiB) in.
+    const sc_time in = nsec(3 * 100 + 3 * 16384);
+    CHECK(programs.data_in(0, group, sc_core::SC_ZERO_TIME, &t_prog) == nsec(10) + in + nsec(10) + in);
+    CHECK(t_prog == rig.topology.die(0).program_time(rig.pool[group[0]].op.address, 3, false));
+    CHECK(rig.pool[group[1]].stamps.size() == 12);
+    CHECK(programs.try_cache(0, sc_core::SC_ZERO_TIME) == -1);  // cache program off
+  });
+  sc_core::sc_start();
+  CHECK(rig.buf.reads == 2);
+  CHECK(rig.topology.channel(0).bytes_to_dies() == 2 * 3 * 16384);
+}
+
+TEST_CASE("FCC parts: ProgramSequence: cache program takes one arrived program while the die programs, not before a read",
+          "[fcc][parts][program]") {
+  SequenceRig rig(test_fcc());
+  ProgramSequence programs(true, rig.program_parts());
+  const uint32_t cached = rig.slot(program_op(0, 0, 1, 0, 1));
+  const uint32_t later_one = rig.slot(program_op(0, 0, 1, 3, 2));
+  const uint32_t read = rig.slot(read_op(0, 1, 0, 0, 3));
+  Driver drv("drv", [&] {
+    rig.queues.enqueue(0, cached);
+    rig.queues.enqueue(0, later_one);
+    // The program in flight began its array phase at 2 us: the data goes in from then.
+    CHECK(programs.try_cache(0, us(2)) == long(cached));
+    CHECK(programs.cached(0));
+    CHECK(programs.try_cache(0, us(2)) == -1);  // one at a time
+    std::vector<uint32_t> group;
+    const sc_time ready = programs.take_cached(0, group);
+    CHECK(ready == us(2) + nsec(10 + 3 * 100 + 3 * 16384));
+    CHECK(group == std::vector<uint32_t>{cached});
+    CHECK_FALSE(programs.cached(0));
+    rig.queues.enqueue(0, read);  // a read has arrived: it goes first
+    CHECK(programs.try_cache(0, us(2)) == -1);
+    CHECK(rig.queues.size(0) == 2);
+  });
+  sc_core::sc_start();
 }

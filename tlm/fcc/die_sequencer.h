@@ -1,7 +1,8 @@
-// The NAND command sequences of the group a die runs: command/address cycles and data
-// in/out booked on the die's channel, the array phase (tR/tPROG/tBERS, a copy-back's
-// read and program) booked on the die, ECC decode, page data through the DMA, the
-// results taken from the NAND die at the array's end, cache read and cache program.
+// The group a die runs, from its start to its results: the reads' and programs' own
+// sequences are ReadSequence's and ProgramSequence's (command cycles, data in/out, ECC,
+// DMA, cache read, cache program); here the erase's and copy-back's commands, the array
+// phase (tR/tPROG/tBERS, a copy-back's read and program) booked on the die, the results
+// taken from the NAND die at the array's end, suspend/resume and the power cut.
 // Owns each die's group in flight and its times; tells the controller through its
 // event queue when an array phase ends (ArrayDone for reads, Finish otherwise; seen
 // when StatusPoller says) and when a read's data is in the buffer (Complete); books
@@ -14,6 +15,8 @@
 #include "common/timed_queue.h"
 #include "fcc/flash_controller_params.h"
 #include "fcc/op_pool.h"
+#include "fcc/program_sequence.h"
+#include "fcc/read_sequence.h"
 
 namespace ufs {
 
@@ -94,19 +97,10 @@ class DieSequencer {
     uint32_t channel = 0;
     std::vector<uint32_t> active;  // op slots in flight on the die (a multi-plane group)
     sc_core::sc_time free_at;      // earliest start of the die's next command
-    sc_core::sc_time cache_free_at;     // cache register busy with data-out until then
-    sc_core::sc_time register_free_at;  // page register copied to the cache register (cache read)
-    // A command slot booked on the channel right after the die's data-out, for the op
-    // waiting on the die (interleaving: a short command goes ahead of other dies' bursts).
-    bool cmd_slot = false;
-    sc_core::sc_time cmd_slot_at;
-    // Cache program: a program whose data is already in the cache register, waiting
-    // for the program in flight to free the array.
-    std::vector<uint32_t> cached;
-    sc_core::sc_time cached_ready;  // its data-in ends then
+    sc_core::sc_time cache_free_at;  // cache register busy with data-out until then
     sc_core::sc_time array_start;   // start of the array phase (tR/tPROG/tBERS) in flight
     sc_core::sc_time array_end;     // end of the array operation in flight
-    uint32_t generation = 0;              // bumps when a pending Finish is cancelled (suspend)
+    uint32_t generation = 0;        // bumps when a pending Finish is cancelled (suspend)
   };
 
   void start_read(uint32_t die, const sc_core::sc_time& start);
@@ -120,11 +114,12 @@ class DieSequencer {
   // The event at which the controller sees the booked array phase end.
   void signal_end(uint32_t die, FccEvent::Kind kind);
 
-  const FlashControllerParams params_;
   Parts parts_;
-  sc_core::sc_time t_ecc_, t_cache_;
+  ReadSequence reads_;
+  ProgramSequence programs_;
   std::vector<Die> dies_;
   std::vector<uint32_t> finishing_;
+  std::vector<sc_core::sc_time> landed_;  // a read group's data in the buffer (ReadSequence::data_out)
   sc_core::sc_time queue_wait_;
 };
 
