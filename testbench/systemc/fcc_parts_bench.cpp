@@ -1,14 +1,16 @@
 // Parts of the flash controller alone (no FlashController around them): the array
-// time ledger, the status poller, the read and program sequences. The controller's
+// time ledger, the status poller, the read, program and copy-back sequences. The controller's
 // whole behaviour is in fcc_timing_bench and fcc_features_bench.
 #include <catch2/catch.hpp>
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 #include "fcc/array_ledger.h"
+#include "fcc/copy_back_sequence.h"
 #include "fcc/die_queues.h"
 #include "fcc/flash_dma.h"
 #include "fcc/flash_timeline.h"
 #include "fcc/flash_topology.h"
+#include "fcc/program_power_budget.h"
 #include "fcc/program_sequence.h"
 #include "fcc/read_sequence.h"
 #include "fcc/status_poller.h"
@@ -19,7 +21,8 @@ sc_time us(double v) { return sc_time(v, SC_US); }
 sc_time nsec(double v) { return sc_time(v, SC_NS); }
 
 // What a command sequence works with, without a controller: the topology (test_nand on
-// test_fcc's channels), op records, die queues, a DMA to a fake buffer, tracing off.
+// test_fcc's channels), op records, die queues, a DMA to a fake buffer, the program
+// power budget, the status poller, tracing off.
 struct SequenceRig : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<SequenceRig> socket;
   FakeBuffer buf;
@@ -29,14 +32,18 @@ struct SequenceRig : sc_core::sc_module {
   DieQueues queues;
   FlashDma dma;
   FlashTimeline timeline;
-  explicit SequenceRig(const FlashControllerParams& f)
+  ProgramPowerBudget budget;
+  StatusPoller poller;
+  explicit SequenceRig(const FlashControllerParams& f, const NandParams& nand = test_nand())
       : sc_module("rig"),
         socket("socket"),
         buf("buf", kLat),
         params(f),
-        topology(params, test_nand()),
+        topology(params, nand),
         queues(params, topology, pool),
-        dma(socket, "rig") {
+        dma(socket, "rig"),
+        budget(f.max_concurrent_programs),
+        poller(params, topology, timeline) {
     socket.bind(buf.socket);
   }
   uint32_t slot(const FlashOp& op, const sc_time& arrival = sc_core::SC_ZERO_TIME) {
@@ -47,6 +54,7 @@ struct SequenceRig : sc_core::sc_module {
   }
   ReadSequence::Parts read_parts() { return {topology, pool, queues, dma, timeline}; }
   ProgramSequence::Parts program_parts() { return {topology, pool, queues, dma, timeline}; }
+  CopyBackSequence::Parts copy_back_parts() { return {topology, budget, poller, timeline}; }
 };
 }  // namespace
 
@@ -249,4 +257,41 @@ TEST_CASE("FCC parts: ProgramSequence: cache program takes one arrived program w
     CHECK(rig.queues.size(0) == 2);
   });
   sc_core::sc_start();
+}
+
+TEST_CASE("FCC parts: CopyBackSequence: tR of every source page, then the program command, no data on the channel",
+          "[fcc][parts][copyback]") {
+  SequenceRig rig(test_fcc());
+  CopyBackSequence copy_backs(rig.copy_back_parts());
+  const OpSlot& slot = rig.pool[rig.slot(copy_back_op(1))];
+  const CopyBackSequence::Phases p = copy_backs.book(0, slot, sc_core::SC_ZERO_TIME);
+  CHECK(p.read_start == nsec(100));
+  CHECK(p.t_r == us(150));  // 3 pages x 50 us
+  CHECK(p.program_start == nsec(100 + 150000 + 100));
+  CHECK(p.t_p == rig.topology.die(0).program_time(slot.op.dest, 3, false));
+  CHECK(rig.topology.channel(0).busy_time() == nsec(200));
+  CHECK(rig.topology.channel(0).bytes_transferred() == 0);
+}
+
+TEST_CASE("FCC parts: CopyBackSequence: spare bytes out, status polls and the power budget delay the program",
+          "[fcc][parts][copyback]") {
+  FlashControllerParams f = test_fcc();
+  f.status_poll_ns = 10000;
+  f.max_concurrent_programs = 1;
+  NandParams n = test_nand();
+  n.spare_bytes_per_page = 64;
+  SequenceRig rig(f, n);
+  CopyBackSequence copy_backs(rig.copy_back_parts());
+  FlashOp op = copy_back_op(1);
+  op.read_oob = true;
+  const OpSlot& slot = rig.pool[rig.slot(op)];
+  rig.budget.book(1, sc_core::SC_ZERO_TIME, us(200));  // die 1 programs [0, 200) us
+  const CopyBackSequence::Phases p = copy_backs.book(0, slot, sc_core::SC_ZERO_TIME);
+  // tR ends at 150100; the 15th poll (150100) sees it, status in at 150200; 3 x 64 spare
+  // bytes out with a command [150200, 150492); program command to 150592; the budget's
+  // one slot frees at 200 us.
+  CHECK(rig.poller.polls() == 15);
+  CHECK(rig.topology.channel(0).bytes_transferred() == 192);
+  CHECK(p.program_start == us(200));
+  CHECK(rig.budget.delays() == 1);
 }

@@ -11,7 +11,6 @@
 namespace ufs {
 
 using sc_core::sc_time;
-using sc_core::SC_ZERO_TIME;
 
 namespace {
 const sc_time& later(const sc_time& a, const sc_time& b) { return a < b ? b : a; }
@@ -22,6 +21,7 @@ DieSequencer::DieSequencer(const FlashControllerParams& params, const Parts& par
       reads_(params, ReadSequence::Parts{parts.topology, parts.pool, parts.queues, parts.dma, parts.timeline}),
       programs_(params.cache_program,
                 ProgramSequence::Parts{parts.topology, parts.pool, parts.queues, parts.dma, parts.timeline}),
+      copy_backs_(CopyBackSequence::Parts{parts.topology, parts.budget, parts.poller, parts.timeline}),
       dies_(parts.topology.dies()) {
   const uint32_t planes = parts.topology.nand_params().planes_per_die;
   for (uint32_t d = 0; d < dies_.size(); ++d) {
@@ -133,41 +133,12 @@ void DieSequencer::start_erase(uint32_t die, const sc_time& start) {
 
 void DieSequencer::start_copy_back(uint32_t die, const sc_time& start) {
   Die& d = dies_[die];
-  FlashChannel& ch = parts_.topology.channel(d.channel);
-  NandDie& nand = parts_.topology.die(die);
-  const OpSlot& slot = parts_.pool[d.active[0]];
-  const FlashOp& op = slot.op;
-  const uint32_t pages = std::max(1u, op.page_count);
-  const sc_time& cmd = parts_.topology.op_cmd();
-  // Read command, tR per source page into the page register, program command, tPROG.
-  sc_time t_r = SC_ZERO_TIME;
-  for (uint32_t i = 0; i < pages; ++i) {
-    FlashAddress a = op.address;
-    a.page += i;
-    t_r += nand.read_time(a, op.slc);
-  }
-  const sc_time t_p = nand.program_time(op.dest, pages, op.slc);
-  const sc_time read_start = ch.reserve(start, cmd) + cmd;
-  const sc_time read_end = parts_.poller.ready_seen(d.channel, read_start, read_start + t_r, slot);
-  // read_oob: a random data output of the spare bytes (the page's OOB) from the page
-  // register before the program command (the data itself stays in the plane).
-  sc_time prog_earliest = read_end;
-  if (op.read_oob) {
-    const uint64_t bytes = uint64_t(parts_.topology.nand_params().spare_bytes_per_page) * pages;
-    const sc_time spare = cmd + ch.transfer_time(bytes);
-    prog_earliest = ch.reserve(read_end, spare) + spare;
-    ch.count_bytes(bytes);
-    if (parts_.timeline.on()) parts_.timeline.bus(d.channel, "copy-back spare out", prog_earliest - spare, spare, slot, bytes);
-  }
-  const sc_time prog_start = parts_.budget.book(die, ch.reserve(prog_earliest, cmd) + cmd, t_p);
-  book_array(die, prog_start, prog_start + t_p, t_r + t_p);
-  parts_.ledger.count(op.slc ? ArrayLedger::kArrayReadSlc : ArrayLedger::kArrayRead, t_r);
-  parts_.ledger.count(op.slc ? ArrayLedger::kArrayProgramSlc : ArrayLedger::kArrayProgram, t_p);
-  if (parts_.timeline.on()) {
-    parts_.timeline.bus(d.channel, "copy-back cmd", read_start - cmd, cmd, slot, 0);
-    parts_.timeline.bus(d.channel, "copy-back cmd", prog_start - cmd, cmd, slot, 0);
-    parts_.timeline.array(die, read_start, d.array_end, FlashOpcode::CopyBack);
-  }
+  const FlashOp& op = parts_.pool[d.active[0]].op;
+  const CopyBackSequence::Phases p = copy_backs_.book(die, parts_.pool[d.active[0]], start);
+  book_array(die, p.program_start, p.program_start + p.t_p, p.t_r + p.t_p);
+  parts_.ledger.count(op.slc ? ArrayLedger::kArrayReadSlc : ArrayLedger::kArrayRead, p.t_r);
+  parts_.ledger.count(op.slc ? ArrayLedger::kArrayProgramSlc : ArrayLedger::kArrayProgram, p.t_p);
+  if (parts_.timeline.on()) parts_.timeline.array(die, p.read_start, d.array_end, FlashOpcode::CopyBack);
   signal_end(die, FccEvent::Kind::Finish);
 }
 

@@ -1,8 +1,9 @@
-// The group a die runs, from its start to its results: the reads' and programs' own
-// sequences are ReadSequence's and ProgramSequence's (command cycles, data in/out, ECC,
-// DMA, cache read, cache program); here the erase's and copy-back's commands, the array
-// phase (tR/tPROG/tBERS, a copy-back's read and program) booked on the die, the results
-// taken from the NAND die at the array's end, suspend/resume and the power cut.
+// The group a die runs, from its start to its results: the reads', programs' and
+// copy-backs' own sequences are ReadSequence's, ProgramSequence's and CopyBackSequence's
+// (command cycles, data in/out, ECC, DMA, cache read, cache program); here the erase's
+// commands, the array phase (tR/tPROG/tBERS, a copy-back's read and program) booked on
+// the die, the results taken from the NAND die at the array's end, suspend/resume and
+// the power cut.
 // Owns each die's group in flight and its times; tells the controller through its
 // event queue when an array phase ends (ArrayDone for reads, Finish otherwise; seen
 // when StatusPoller says) and when a read's data is in the buffer (Complete); books
@@ -14,6 +15,7 @@
 #include <vector>
 #include "common/timed_queue.h"
 #include "fcc/flash_controller_params.h"
+#include "fcc/copy_back_sequence.h"
 #include "fcc/op_pool.h"
 #include "fcc/program_sequence.h"
 #include "fcc/read_sequence.h"
@@ -117,6 +119,7 @@ class DieSequencer {
   Parts parts_;
   ReadSequence reads_;
   ProgramSequence programs_;
+  CopyBackSequence copy_backs_;
   std::vector<Die> dies_;
   std::vector<uint32_t> finishing_;
   std::vector<sc_core::sc_time> landed_;  // a read group's data in the buffer (ReadSequence::data_out)

@@ -8,7 +8,10 @@
 //   OpPool              the records of ops in flight                   op_pool
 //   DieQueues           waiting ops, what a die runs next (multi-plane) die_queues
 //   DieScheduler        when a die takes it; events; completions       die_scheduler
-//   DieSequencer        command sequences, array phases, cache ops     die_sequencer
+//   DieSequencer        each die's group: array phases, results        die_sequencer
+//     ReadSequence      reads' commands, data-out, ECC, cache read     read_sequence
+//     ProgramSequence   programs' data-in, cache program               program_sequence
+//     CopyBackSequence  copy-back's commands, spare out                copy_back_sequence
 //   StatusPoller        when an array phase's end is seen (R/B#, polls) status_poller
 //   ArrayLedger         array time booked, per die and per kind        array_ledger
 //   SuspendResume       program/erase suspended for reads              suspend_resume
