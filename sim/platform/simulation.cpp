@@ -72,11 +72,9 @@ class RunController : public sc_core::sc_module {
     platform_.firmware().reset_latency_split();
     for (auto& s : measured_) host.add_submitter(s.get());
     wait(sc_core::SC_ZERO_TIME);
-    EventWheel& wheel = platform_.wheel;
     if (spo_ps_) {
       // Sudden power-off at that instant, whatever is in flight: nothing completes after it.
       const sc_core::sc_time spo(double(spo_ps_), sc_core::SC_PS);
-      wheel.kernel_timeout(sc_core::sc_time_stamp() + spo);  // shares the kernel's timed queue
       wait(spo);
       power_cut_ps = sc_core::sc_time_stamp().value();
       torn_pages = platform_.fcc.power_cut();
@@ -87,9 +85,7 @@ class RunController : public sc_core::sc_module {
     if (runtime_ps_) {
       // Stop issuing at the runtime; what is in flight completes.
       const sc_core::sc_time runtime(double(runtime_ps_), sc_core::SC_PS);
-      const uint32_t timeout = wheel.kernel_timeout(sc_core::sc_time_stamp() + runtime);
       wait(runtime, host.done_event());
-      if (!sc_core::timed_out()) wheel.cancel_kernel_timeout(timeout);  // the kernel cancelled it
       *deadline_passed_ = true;
     }
     while (!host.done()) wait(host.done_event());

@@ -5,15 +5,16 @@
 // with its own SC_METHOD: a round trip through the SystemC kernel per hop (a timed
 // notification allocated and queued, a time step, a process activation, an update phase).
 // Attached to the wheel, each of them is a Client instead, and one SC_METHOD runs them all.
+// A TimedQueue's items go into the wheel's heap themselves (schedule): one heap per item,
+// not the queue's own and then the wheel's for the queue's next due time.
 //
-// Same results, not just the same times: when several wake-ups fall on the same instant,
-// the order they run in decides e.g. which command a die serves first, so the wheel
-// reproduces the SystemC 2.3.4 kernel's order exactly. Its timed queue is the kernel's
-// sc_ppq (the same binary heap, compared on time only, with cancelled entries left in place
-// until they surface), delta notifications are triggered in reverse order of notification
-// as sc_simcontext::crunch does, and a notification replaces or keeps a pending one by
-// sc_event::notify's rules. The golden runs (testbench/golden) are identical with and
-// without the wheel.
+// Order: what is due at one instant runs in the order it was notified or scheduled (the
+// heap orders (time, sequence number), a strict total order: the heap's shape plays no
+// part). Delta notifications are triggered in reverse order of notification, as
+// sc_simcontext::crunch does, and a notification replaces or keeps a pending one by
+// sc_event::notify's rules. (Until session 20 the wheel reproduced the kernel's order for
+// equal times, which follows sc_ppq's heap shape, and each queue delivered its items of an
+// instant together; the golden figures moved once with this change.)
 //
 // Run ahead (TLM-2.0's temporal decoupling): with set_run_ahead(true) the wheel does not go
 // back to the kernel at each new time either. It advances its own clock through its wake-ups
@@ -21,9 +22,7 @@
 // waits, an event a model notified through notify_kernel); at such an instant it runs one
 // delta cycle and hands over, as the kernel would run the controller's thread after the
 // methods of that delta. Models read the time with sim_now() (the wheel's clock while it
-// runs), never sc_time_stamp(). Timed waits of other processes that share the kernel's
-// queue are mirrored with kernel_timeout() so that the queue's shape, and with it the order
-// of simultaneous wake-ups, stays the kernel's.
+// runs), never sc_time_stamp().
 #pragma once
 #include <systemc>
 #include <cstdint>
@@ -35,19 +34,27 @@ namespace ufs {
 
 class EventWheel : public sc_core::sc_module {
  public:
-  // A former sc_event with the one SC_METHOD sensitive to it.
+  // A former sc_event with the one SC_METHOD sensitive to it (wheel_wake), or a queue
+  // whose items the wheel delivers one by one (wheel_item).
   class Client {
    public:
     virtual ~Client() = default;
     virtual void wheel_wake() = 0;
+    virtual void wheel_item(uint32_t) {}  // only clients that schedule() items get these
+
+   protected:
+    // Items of this client due now or earlier, not yet delivered.
+    uint32_t items_ready() const { return items_ready_; }
 
    private:
     friend class EventWheel;
     enum class Pending : uint8_t { None, Delta, Timed };
     Pending pending_ = Pending::None;
     bool runnable_ = false;
-    uint32_t timed_ = 0;      // slab index of its live timed entry
     uint32_t delta_index_ = 0;
+    uint32_t items_ready_ = 0;
+    uint64_t timed_at_ = 0;   // its live timed notification: time ...
+    uint64_t timed_seq_ = 0;  // ... and heap entry (older entries of it are dead)
   };
 
   explicit EventWheel(sc_core::sc_module_name name);
@@ -62,58 +69,71 @@ class EventWheel : public sc_core::sc_module {
   // sc_event::cancel().
   void cancel(Client& c);
 
+  // Deliver item `arg` of client `c` (c.wheel_item(arg)) at absolute time `at` in ps; an
+  // item due now or earlier runs in the next delta cycle. Unlike a notification, every
+  // item is delivered, once.
+  void schedule(Client& c, uint64_t at, uint32_t arg);
+
+  // From another process: bring the wheel's clock to the kernel's (the time step there
+  // begins: what is due then becomes runnable). Models running in the wheel need not.
+  void catch_up() {
+    if (!running_ && sc_core::sc_time_stamp().value() > now_) {
+      begin_step();
+      if (!runnable_.empty()) arm_delta();
+    }
+  }
+
   // Notify an sc_event another process waits for, at the models' current time (a delta
   // notification when the wheel is not ahead of the kernel).
   void notify_kernel(sc_core::sc_event& e);
-
-  // Another process waits until absolute time `at` in the kernel's timed queue: mirror it
-  // (its place in the queue orders simultaneous wake-ups). Returns a handle for
-  // cancel_kernel_timeout (the wait ended by an event first, so the kernel cancelled it).
-  uint32_t kernel_timeout(const sc_core::sc_time& at);
-  void cancel_kernel_timeout(uint32_t handle);
 
   uint64_t wakeups() const { return wakeups_; }
   uint64_t activations() const { return activations_; }
 
  private:
-  static constexpr uint32_t kNone = ~0u;
-  struct Timed {
-    uint64_t at;
-    Client* client;  // nullptr: cancelled (a dead entry, as the kernel's)
-    bool phantom;    // another process's timeout (kernel_timeout)
-  };
-  // sc_ppq_base, entry for entry: 1-based heap of slab indices, strict comparisons. Each
-  // heap slot carries its entry's time, so sifting compares without a trip to the slab.
+  static constexpr uint32_t kWake = ~0u;  // arg of a notification's entry (not an item)
+  // Binary heap on (at, seq). A notification's entry is dead once its client's live
+  // notification is another one (cancelled, replaced by an earlier or a delta one).
   struct HeapSlot {
     uint64_t at;
-    uint32_t e;
+    uint64_t seq;
+    Client* client;
+    uint32_t arg;
   };
-  void heap_insert(uint32_t e);
-  uint32_t heap_extract_top();
-  void heapify(size_t i);
-  uint32_t alloc_timed(uint64_t at, Client* c, bool phantom);
-  void free_timed(uint32_t e) { free_.push_back(e); }
+  struct Run {
+    Client* client;
+    uint32_t arg;  // kWake: wheel_wake()
+  };
+  static bool before(const HeapSlot& a, const HeapSlot& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  static bool dead(const HeapSlot& h) {
+    return h.arg == kWake && (h.client->pending_ != Client::Pending::Timed || h.client->timed_seq_ != h.seq);
+  }
+  void heap_push(const HeapSlot& e);
+  void heap_pop();
 
   void run();
+  void begin_step();
   void pop_cancelled();
   void extract_due(uint64_t t);
   void trigger(Client* c);
+  void ready(Client* c, uint32_t arg) {
+    ++c->items_ready_;
+    runnable_.push_back(Run{c, arg});
+  }
   void sync_clock(uint64_t t);
   uint64_t kernel_limit() const;
   void arm_delta();
   void arm_at(uint64_t t);
 
   sc_core::sc_event wake_;
-  std::vector<Timed> slab_;
-  std::vector<uint32_t> free_;
-  std::vector<HeapSlot> heap_{HeapSlot{0, 0}};  // heap_[0] unused
+  std::vector<HeapSlot> heap_;
+  uint64_t seq_ = 0;
   std::vector<Client*> delta_;
-  std::vector<Client*> runnable_;
-  std::vector<Client*> batch_;
+  std::vector<Run> runnable_;
+  std::vector<Run> batch_;
   uint64_t now_ = 0;               // the wheel's clock (ps)
   sc_core::sc_time now_time_;
   bool running_ = false;
-  bool begun_ = true;              // the time step at now_ has begun (entries due extracted)
   bool run_ahead_ = false;
   bool limit_stale_ = false;
   uint64_t wakeups_ = 0, activations_ = 0;
@@ -152,60 +172,44 @@ class TimedWake : public sc_core::sc_module, private EventWheel::Client {
 
 // ---- definitions (header-only: tlm/crypto is built without the rest of tlm) ----
 
-
 inline EventWheel::EventWheel(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   SC_METHOD(run);
   sensitive << wake_;
   dont_initialize();
 }
 
-// ---- the kernel's timed queue (sc_ppq_base), entry for entry ------------------------
+// ---- the heap ------------------------------------------------------------------------
 
-inline uint32_t EventWheel::alloc_timed(uint64_t at, Client* c, bool phantom) {
-  uint32_t e;
-  if (free_.empty()) {
-    e = uint32_t(slab_.size());
-    slab_.push_back(Timed{at, c, phantom});
-  } else {
-    e = free_.back();
-    free_.pop_back();
-    slab_[e] = Timed{at, c, phantom};
-  }
-  return e;
-}
-
-inline void EventWheel::heap_insert(uint32_t e) {
-  const uint64_t at = slab_[e].at;
-  heap_.push_back(HeapSlot{at, e});
+inline void EventWheel::heap_push(const HeapSlot& e) {
+  heap_.push_back(e);
   size_t i = heap_.size() - 1;
-  while (i > 1 && heap_[i / 2].at > at) {
-    heap_[i] = heap_[i / 2];
-    i /= 2;
+  while (i > 0) {
+    const size_t p = (i - 1) / 2;
+    if (!before(e, heap_[p])) break;
+    heap_[i] = heap_[p];
+    i = p;
   }
-  heap_[i] = HeapSlot{at, e};
+  heap_[i] = e;
 }
 
-inline uint32_t EventWheel::heap_extract_top() {
-  const uint32_t top = heap_[1].e;
-  heap_[1] = heap_.back();
+inline void EventWheel::heap_pop() {
+  const HeapSlot last = heap_.back();
   heap_.pop_back();
-  heapify(1);
-  return top;
-}
-
-inline void EventWheel::heapify(size_t i) {
-  const size_t n = heap_.size() - 1;
-  for (size_t l; l = 2 * i, l <= n;) {
-    size_t smallest = heap_[l].at < heap_[i].at ? l : i;
-    const size_t r = l + 1;
-    if (r <= n && heap_[r].at < heap_[smallest].at) smallest = r;
-    if (smallest == i) break;
-    std::swap(heap_[i], heap_[smallest]);
-    i = smallest;
+  const size_t n = heap_.size();
+  if (n == 0) return;
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
+    if (!before(heap_[c], last)) break;
+    heap_[i] = heap_[c];
+    i = c;
   }
+  heap_[i] = last;
 }
 
-// ---- notifications (sc_event::notify / cancel) ---------------------------------------
+// ---- notifications (sc_event::notify / cancel) and items ------------------------------
 
 inline void EventWheel::sync_clock(uint64_t t) {
   now_ = t;
@@ -213,32 +217,23 @@ inline void EventWheel::sync_clock(uint64_t t) {
 }
 
 inline void EventWheel::notify(Client& c, const sc_core::sc_time& delay) {
-  // From another process (the kernel is where the wheel stopped, or later).
-  if (!running_) {
-    const uint64_t k = sc_core::sc_time_stamp().value();
-    if (k > now_) {
-      sync_clock(k);
-      begun_ = false;
-    }
-  }
+  catch_up();  // from another process: the kernel is where the wheel stopped, or later
   if (c.pending_ == Client::Pending::Delta) return;
   if (delay == sc_core::SC_ZERO_TIME) {
-    if (c.pending_ == Client::Pending::Timed) slab_[c.timed_].client = nullptr;
     c.delta_index_ = uint32_t(delta_.size());
     delta_.push_back(&c);
-    c.pending_ = Client::Pending::Delta;
+    c.pending_ = Client::Pending::Delta;  // a timed entry of it is dead now
     if (!running_) arm_delta();
     return;
   }
   const uint64_t at = now_ + delay.value();
-  if (c.pending_ == Client::Pending::Timed) {
-    if (slab_[c.timed_].at <= at) return;
-    slab_[c.timed_].client = nullptr;
-  }
-  c.timed_ = alloc_timed(at, &c, false);
-  heap_insert(c.timed_);
+  if (c.pending_ == Client::Pending::Timed && c.timed_at_ <= at) return;
+  const uint64_t seq = seq_++;
+  c.timed_at_ = at;
+  c.timed_seq_ = seq;
   c.pending_ = Client::Pending::Timed;
-  if (!running_) arm_at(heap_.size() > 1 ? heap_[1].at : at);
+  heap_push(HeapSlot{at, seq, &c, kWake});
+  if (!running_ && heap_[0].seq == seq) arm_at(at);
 }
 
 inline void EventWheel::cancel(Client& c) {
@@ -248,10 +243,20 @@ inline void EventWheel::cancel(Client& c) {
     delta_[i] = delta_.back();
     delta_[i]->delta_index_ = i;
     delta_.pop_back();
-  } else if (c.pending_ == Client::Pending::Timed) {
-    slab_[c.timed_].client = nullptr;
   }
-  c.pending_ = Client::Pending::None;
+  c.pending_ = Client::Pending::None;  // a timed entry of it is dead now
+}
+
+inline void EventWheel::schedule(Client& c, uint64_t at, uint32_t arg) {
+  catch_up();
+  if (at <= now_) {
+    ready(&c, arg);
+    if (!running_) arm_delta();
+    return;
+  }
+  const uint64_t seq = seq_++;
+  heap_push(HeapSlot{at, seq, &c, arg});
+  if (!running_ && heap_[0].seq == seq) arm_at(at);
 }
 
 inline void EventWheel::notify_kernel(sc_core::sc_event& e) {
@@ -261,29 +266,13 @@ inline void EventWheel::notify_kernel(sc_core::sc_event& e) {
   limit_stale_ = true;
 }
 
-inline uint32_t EventWheel::kernel_timeout(const sc_core::sc_time& at) {
-  const uint64_t k = sc_core::sc_time_stamp().value();
-  if (!running_ && k > now_) {
-    sync_clock(k);
-    begun_ = false;
-  }
-  const uint32_t e = alloc_timed(at.value(), nullptr, true);
-  heap_insert(e);
-  return e;
-}
-
-inline void EventWheel::cancel_kernel_timeout(uint32_t handle) {
-  // Now a cancelled entry (the handle is not reused before it leaves the queue).
-  if (handle < slab_.size() && slab_[handle].phantom) slab_[handle].phantom = false;
-}
-
 // ---- the scheduler --------------------------------------------------------------------
 
 inline void EventWheel::trigger(Client* c) {
   c->pending_ = Client::Pending::None;
   if (c->runnable_) return;
   c->runnable_ = true;
-  runnable_.push_back(c);
+  runnable_.push_back(Run{c, kWake});
 }
 
 inline void EventWheel::arm_delta() { wake_.notify(sc_core::SC_ZERO_TIME); }
@@ -302,41 +291,45 @@ inline uint64_t EventWheel::kernel_limit() const {
   return d > ~0ull - k ? ~0ull : k + d;
 }
 
+// The wheel's clock moves to the kernel's time (the kernel's time step at the old instant
+// is over) and the time step there begins: every entry due then becomes runnable, before
+// what is notified at that instant (methods run before threads).
+inline void EventWheel::begin_step() {
+  sync_clock(sc_core::sc_time_stamp().value());
+  pop_cancelled();
+  if (!heap_.empty() && heap_[0].at == now_) extract_due(now_);
+}
+
 // One activation: delta cycles and time steps of the models, as sc_simcontext::crunch and
 // simulate would run them, until the kernel has something of its own to do.
 inline void EventWheel::run() {
   ++activations_;
   wake_.cancel();
   const uint64_t kernel_now = sc_core::sc_time_stamp().value();
-  if (kernel_now > now_) {
-    sync_clock(kernel_now);  // the kernel's time step at the old instant is over
-    begun_ = false;
-  }
+  if (kernel_now > now_) begin_step();
   running_ = true;
   sim_time_detail::g_wheel_now = &now_time_;
   uint64_t limit = kernel_limit();
   limit_stale_ = false;
   for (;;) {
-    if (!begun_) {
-      // The time step at now_ begins (next_time: cancelled entries at the top go; then
-      // every entry due now triggers, in heap order), before the kernel's own processes
-      // at this instant: methods run before threads.
-      pop_cancelled();
-      if (heap_.size() > 1 && heap_[1].at == now_) extract_due(now_);
-      begun_ = true;
-    }
     // Notification phase (also of deltas notified from outside since the last activation).
     if (!delta_.empty()) {
       for (size_t i = delta_.size(); i-- > 0;) trigger(delta_[i]);
       delta_.clear();
     }
     if (!runnable_.empty()) {
-      // Evaluation phase: one delta cycle. Processes made runnable now run in the next.
+      // Evaluation phase: one delta cycle. What becomes runnable now runs in the next.
       batch_.swap(runnable_);
-      for (Client* c : batch_) {
-        c->runnable_ = false;
+      for (const Run& r : batch_) {
+        Client* c = r.client;
         ++wakeups_;
-        c->wheel_wake();
+        if (r.arg == kWake) {
+          c->runnable_ = false;
+          c->wheel_wake();
+        } else {
+          --c->items_ready_;
+          c->wheel_item(r.arg);
+        }
       }
       batch_.clear();
       if (limit_stale_) {
@@ -346,26 +339,23 @@ inline void EventWheel::run() {
       if (limit <= now_) {
         // The kernel runs something at this instant after this delta (the controller's
         // thread): hand over; the next delta continues in the kernel's next delta.
-        if (!delta_.empty()) {
+        if (!delta_.empty() || !runnable_.empty()) {
           if (now_ > kernel_now) arm_at(now_);
           else arm_delta();
-        } else if (heap_.size() > 1) {
-          arm_at(heap_[1].at);
+        } else {
+          pop_cancelled();
+          if (!heap_.empty()) arm_at(heap_[0].at);
         }
         break;
       }
       continue;
     }
     // This instant is over for the models. While the kernel still has something at it,
-    // the queue stays as it is (its time step has not ended).
-    if (limit <= now_) {
-      if (heap_.size() > 1) arm_at(heap_[1].at);
-      break;
-    }
+    // the wheel waits for the kernel's next time step.
     pop_cancelled();
-    if (heap_.size() <= 1) break;
-    const uint64_t t = heap_[1].at;
-    if (!run_ahead_ || t >= limit) {
+    if (heap_.empty()) break;
+    const uint64_t t = heap_[0].at;
+    if (limit <= now_ || !run_ahead_ || t >= limit) {
       arm_at(t);
       break;
     }
@@ -377,16 +367,16 @@ inline void EventWheel::run() {
 }
 
 inline void EventWheel::pop_cancelled() {
-  while (heap_.size() > 1 && !slab_[heap_[1].e].client && !slab_[heap_[1].e].phantom) free_timed(heap_extract_top());
+  while (!heap_.empty() && dead(heap_[0])) heap_pop();
 }
 
 inline void EventWheel::extract_due(uint64_t t) {
   do {
-    const uint32_t e = heap_extract_top();
-    Client* c = slab_[e].client;
-    free_timed(e);
-    if (c) trigger(c);
-  } while (heap_.size() > 1 && heap_[1].at == t);
+    const HeapSlot top = heap_[0];
+    heap_pop();
+    if (top.arg != kWake) ready(top.client, top.arg);
+    else if (!dead(top)) trigger(top.client);
+  } while (!heap_.empty() && heap_[0].at == t);
 }
 
 // ---- TimedWake --------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-// A time-ordered queue of items delivered to a handler at their due time, with
-// a single wake-up behind it (its own sc_event, or the platform's EventWheel once attached). Models use it instead of one thread or event per
-// outstanding item: an idle queue costs nothing, a busy one one wake-up per due time.
+// A time-ordered queue of items delivered to a handler at their due time. Models use it
+// instead of one thread or event per outstanding item: an idle queue costs nothing.
+// Alone (unit tests) it orders its items in its own heap behind one sc_event: a busy queue
+// costs one wake-up per due time. Attached to the platform's EventWheel, each item goes
+// into the wheel's heap itself and the wheel delivers it (issue 18: one heap per item).
 // Items live in a slab of fixed chunks (an item is handed to the handler where it lies:
 // no copy out, and pushes from the handler never move it) and the heap orders small
 // (time, seq, index) records, so large items are not moved around by the heap.
@@ -8,6 +10,8 @@
 // The handler is a template parameter (issue 18): the hot queues name a small functor that
 // calls their model's member directly, so a delivery is a direct call, not std::function's.
 // Order: (due time, push order), a strict total order, so any heap gives the same sequence.
+// Alone, an instant's items are delivered together; in the wheel, among everything else
+// due at that instant in the wheel's order, and an item due now in the next delta cycle.
 #pragma once
 #include <systemc>
 #include <cstdint>
@@ -35,8 +39,6 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
 
   // Deliver item at absolute simulated time `at` (not before now).
   void push(const sc_core::sc_time& at, const T& item) {
-    const sc_core::sc_time& now = sim_now();
-    const uint64_t due = at < now ? now.value() : at.value();
     uint32_t index;
     if (free_.empty()) {
       index = count_++;
@@ -46,16 +48,27 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
       free_.pop_back();
     }
     slot(index) = item;
+    ++size_;
+    if (wheel_) {
+      wheel_->schedule(*this, at.value(), index);
+      return;
+    }
+    const sc_core::sc_time& now = sim_now();
+    const uint64_t due = at < now ? now.value() : at.value();
     heap_push(Entry{due, seq_++, index});
     // Re-arm only when this item is due before the wake-up already set (and not while
     // dispatching, which re-arms at its end): a notification per push would pile
     // cancelled entries into the kernel's own queue.
     if (!dispatching_ && (!armed_ || due < armed_at_)) arm(due, now.value());
   }
-  bool empty() const { return heap_.empty(); }
-  size_t size() const { return heap_.size(); }
-  // True when an item is due at or before `t` (delivered or not yet).
-  bool due_by(const sc_core::sc_time& t) const { return !heap_.empty() && heap_[0].at <= t.value(); }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  // True when an item is due now or earlier and not yet delivered.
+  bool due_now() {
+    if (!wheel_) return !heap_.empty() && heap_[0].at <= sim_now().value();
+    wheel_->catch_up();
+    return items_ready() != 0;
+  }
 
  private:
   static constexpr uint32_t kChunkBits = 6, kChunk = 1u << kChunkBits, kChunkMask = kChunk - 1;
@@ -99,10 +112,15 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
     armed_ = true;
     armed_at_ = due;
     const sc_core::sc_time delay = time_of_value(due - now);
-    if (wheel_) wheel_->notify(*this, delay);
-    else event_.notify(delay);
+    event_.notify(delay);
   }
-  void wheel_wake() override { dispatch(); }
+  void wheel_wake() override {}  // attached, the queue is never notified: the wheel hands
+                                 // it its items (wheel_item)
+  void wheel_item(uint32_t index) override {
+    handler_(slot(index));  // may push more (never into this slot)
+    free_.push_back(index);
+    --size_;
+  }
   void dispatch() {
     const uint64_t now = sim_now().value();
     armed_ = false;
@@ -112,6 +130,7 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
       heap_pop();
       handler_(slot(index));  // may push more, due now or later (never into this slot)
       free_.push_back(index);
+      --size_;
     }
     dispatching_ = false;
     if (!heap_.empty()) arm(heap_[0].at, now);
@@ -123,6 +142,7 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
   std::vector<Entry> heap_;
   std::vector<std::unique_ptr<T[]>> chunks_;
   uint32_t count_ = 0;  // slots made so far
+  size_t size_ = 0;     // items not yet delivered
   std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
   bool armed_ = false;   // a wake-up is pending ...

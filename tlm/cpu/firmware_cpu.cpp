@@ -72,7 +72,7 @@ void FirmwareCpu::enqueue(const sc_time& at, Event& e) {
 // (the same time it would get from the queue, without a kernel wake-up); otherwise it queues.
 void FirmwareCpu::post_now(Event& e) {
   const sc_time now = sim_now();
-  if (!in_handler_ && busy_until_ <= now && !queue_.due_by(now)) dispatch(e);
+  if (!in_handler_ && busy_until_ <= now && !queue_.due_now()) dispatch(e);
   else enqueue(now, e);
 }
 
