@@ -24,7 +24,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
     : hal_(hal),
       params_(params),
       ftl_(hal, params_, geometry),
-      table_(hal, params.cycles_response, params.cycles_transfer_setup, latency_),
+      table_(hal, params.cycles.response, params.cycles.transfer_setup, latency_),
       protection_(table_, ftl_.flash(), background_),
       write_(hal, params_, geometry, ftl_.map().logical_blocks(), read_slots(params),
              WritePathLinks{ftl_.blocks(), ftl_.map(), ftl_.map_store(), ftl_.flash(), table_, latency_, protection_,
@@ -51,7 +51,7 @@ DeviceFirmware::DeviceFirmware(Hal& hal, const FirmwareParams& params, const Fla
         hal, params.hpb, ftl_.map().logical_blocks(),
         HpbFeatureLinks{ftl_.map(), table_, reads_, ftl_.map_store(), latency_, query_});
   WriteBoosterFlush* flush = wb_ ? &wb_->flush() : nullptr;
-  gc_.set_helpers(params.bg_map_writeback ? &write_.map_writer() : nullptr, flush, flush);
+  gc_.set_helpers(params.gc.bg_map_writeback ? &write_.map_writer() : nullptr, flush, flush);
 }
 
 void DeviceFirmware::visit_stats(StatsVisitor& v) const {
@@ -87,7 +87,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
   table_.count_command();
   background_.command_started();
   latency_.start(c.tag, hal_.now_ps());
-  hal_.charge_cycles(params_.cycles_command_decode);
+  hal_.charge_cycles(params_.cycles.command_decode);
   if (table_.kind(c.tag) != CommandKind::Idle) { table_.reject_overlap(c); return; }  // the host broke the protocol
   if (recovery_.active()) { table_.fail(c, sense_key::kNotReady, asc::kNotReadyCause); return; }
   if (hpb_ && hpb_op::is_hpb_opcode(c.cdb[0])) { hpb_->device().on_command(c); return; }
@@ -97,7 +97,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 // ---------------------------------------------------------------- reads
 
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
-  hal_.charge_cycles(params_.cycles_transfer_done);
+  hal_.charge_cycles(params_.cycles.transfer_done);
   if (token & kControlToken) { table_.control_data_sent(tag); return; }
   if (token & hpb_cookie::kToken) { hpb_->device().on_data_in_done(tag); return; }
   reads_.data_in_done(tag, token);
@@ -106,13 +106,13 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 // ---------------------------------------------------------------- writes
 
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
-  hal_.charge_cycles(params_.cycles_transfer_done);
+  hal_.charge_cycles(params_.cycles.transfer_done);
   if (token & hpb_cookie::kToken) { hpb_->device().on_data_out_done(tag); return; }
   write_.writes().data_out_done(tag, token);
 }
 
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
-  hal_.charge_cycles(params_.cycles_flash_complete);
+  hal_.charge_cycles(params_.cycles.flash_complete);
   ftl_.flash().complete(c);
   // Programs waiting for a block with nothing on the flash: no later event frees one.
   if (protection_.may_be_stuck() && !write_.preconditioning() && write_.programs_waiting())

@@ -8,6 +8,8 @@
 #include "ftl/allocation_policy.h"
 #include "ftl/map_cache.h"
 #include "ftl/write_booster.h"
+#include "firmware_cycles.h"
+#include "gc/gc_params.h"
 #include "gc/victim_policy.h"
 #include "hpb/hpb_params.h"
 
@@ -36,49 +38,8 @@ struct FirmwareParams {
   std::string map_cache_policy = "lru";  // map page replacement (ftl/map_cache.h: lru | fifo | clock)
   uint32_t map_read_priority = 1;       // die-queue priority of map page loads (data reads: 0)
 
-  // Garbage collection
-  uint32_t gc_start_free_blocks = 3;    // per die: start GC when free blocks fall below this
-  uint32_t gc_stop_free_blocks = 3;     // per die: foreground GC cleans until this many free blocks (= start: no hysteresis)
-  std::string gc_victim = "greedy";     // a registered victim policy (gc/victim_policy.cpp)
-  uint32_t gc_victim_choices = 0;       // randomized-greedy: candidates sampled (d); 0: log2(blocks per plane), MQSim's
-  bool gc_copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
-  // Per die: GC's write-cache units sealed and not yet programmed (0: one per plane, a
-  // multi-plane program's worth, as the WriteBooster flush keeps). A die programs one such
-  // group at a time, so more only parks moved data in the cache while host writes wait for it.
-  // With gc_host_pacing, a die whose GC is a block ahead of its need holds one.
-  uint32_t gc_units_per_die = 0;
-  // Per die in foreground GC: host units placed as GC earns them (gc/host_pacing.h: the
-  // die's room above block size x the fraction of its victim's valid data left), and host
-  // data and map pages may use the room GC's victim does not need (the last free block, a
-  // unit of GC's open block); false: host data takes the die's free blocks down to the last
-  // one at full speed, then waits for whole victims. With gc_copy_back GC's room is its block
-  // of every plane. Not applied with hybrid page size (after a power cut GC can end without
-  // room in a pool whose last block host data took: issue 14 note s19).
-  bool gc_host_pacing = true;
-  uint32_t bg_gc_idle_us = 0;           // background GC after this long without commands (0: off)
-  uint32_t bg_gc_free_blocks = 8;       // per die: background GC cleans until this many free blocks
-  bool bg_map_writeback = false;        // with background GC: also write dirty map pages back in idle time
-
-  // Wear levelling (Agrawal et al. 2008, section 3.6; see ftl/wear_leveller.h)
-  std::string wear_levelling = "off";   // off (greedy only) | rate-limit | migration (rate limiting + cold-data migration)
-  uint32_t block_lifetime = 0;          // erase cycles a block lasts (0: endurance not modelled)
-  double wl_retirement_age = 0.85;      // migrate cold data into a block below this fraction of the mean remaining life
-  double wl_age_variance = 0.20;        // rate-limit cleaning of blocks below (1 - this) of the mean remaining life
-
-  // CPU cycles per firmware step (see the preset for where the numbers come from)
-  uint32_t cycles_command_decode = 1200;   // UPIU fetch + CDB decode + dispatch
-  uint32_t cycles_map_lookup = 250;        // per logical block looked up
-  uint32_t cycles_map_update = 400;        // per logical block remapped
-  uint32_t cycles_flash_submit = 600;      // build and queue one flash operation
-  uint32_t cycles_flash_complete = 700;    // handle one flash completion
-  uint32_t cycles_transfer_setup = 500;    // program one host DMA (RTT or DATA IN)
-  uint32_t cycles_transfer_done = 400;     // handle a host DMA completion
-  uint32_t cycles_response = 600;          // build and send the RESPONSE UPIU
-  uint32_t cycles_cache_insert = 300;      // per logical block placed in the write cache
-  uint32_t cycles_write_command = 0;       // per write command: cache admission, overlap and ordering checks
-  uint32_t cycles_gc_per_sector = 150;     // GC bookkeeping per valid sector moved
-  uint32_t cycles_map_miss = 800;          // map cache miss: choose a victim, issue the load, install
-
+  GcParams gc;                             // garbage collection and wear levelling (gc/gc_params.h)
+  FirmwareCycles cycles;                   // CPU cycles per firmware step (firmware_cycles.h)
   HpbDeviceParams hpb;                     // bound on its own as the "hpb" section
   WriteBoosterParams writebooster;         // bound on its own as the "writebooster" section
 
@@ -98,37 +59,9 @@ struct FirmwareParams {
     b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM; false = whole map in SRAM");
     b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: " + map_cache_policy_names());
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
-    b("gc_start_free_blocks", gc_start_free_blocks, "blocks", "per die: GC starts below this many free blocks");
-    b("gc_stop_free_blocks", gc_stop_free_blocks, "blocks", "per die: foreground GC, once started, cleans until this many free blocks");
-    b("gc_victim", gc_victim, "", "victim choice: " + victim_policy_names());
-    b("gc_victim_choices", gc_victim_choices, "blocks",
-      "randomized-greedy: candidates sampled per victim (d); 0: log2(blocks per plane), MQSim's default");
-    b("gc_copy_back", gc_copy_back, "",
-      "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
-    b("gc_units_per_die", gc_units_per_die, "units",
-      "per die: GC's write-cache units waiting to be programmed at most (0: one per plane, a multi-plane program)");
-    b("gc_host_pacing", gc_host_pacing, "",
-      "per die in foreground GC: host units placed as GC earns them; host data may use the room its victim does not need");
-    b("bg_gc_idle_us", bg_gc_idle_us, "us", "background GC starts after this long without host commands (0: off)");
-    b("bg_gc_free_blocks", bg_gc_free_blocks, "blocks", "per die: background GC cleans until this many free blocks");
-    b("bg_map_writeback", bg_map_writeback, "",
-      "at the background GC idle threshold also write every dirty map page back (later evictions are clean)");
-    b("wear_levelling", wear_levelling, "", "off (greedy only) | rate-limit | migration (rate limiting + cold-data migration), Agrawal et al. 2008");
-    b("block_lifetime", block_lifetime, "cycles", "erase cycles a block lasts, for wear levelling and expired-block counts (0: not modelled)");
-    b("wl_retirement_age", wl_retirement_age, "fraction", "migrate cold data into a block whose remaining life is below this fraction of the mean");
-    b("wl_age_variance", wl_age_variance, "fraction", "rate-limit cleaning a block whose remaining life is below (1 - this) of the mean");
-    b("cycles_command_decode", cycles_command_decode, "cycles", "UPIU fetch, CDB decode and dispatch");
-    b("cycles_map_lookup", cycles_map_lookup, "cycles", "L2P lookup per logical block");
-    b("cycles_map_update", cycles_map_update, "cycles", "L2P update per logical block");
-    b("cycles_flash_submit", cycles_flash_submit, "cycles", "build and queue one flash operation");
-    b("cycles_flash_complete", cycles_flash_complete, "cycles", "handle one flash completion");
-    b("cycles_transfer_setup", cycles_transfer_setup, "cycles", "program one host DMA (READY TO TRANSFER or DATA IN)");
-    b("cycles_transfer_done", cycles_transfer_done, "cycles", "handle one host DMA completion");
-    b("cycles_response", cycles_response, "cycles", "build and send a RESPONSE UPIU");
-    b("cycles_cache_insert", cycles_cache_insert, "cycles", "place one logical block in the write cache");
-    b("cycles_write_command", cycles_write_command, "cycles", "per write command: cache admission, overlap and ordering checks");
-    b("cycles_gc_per_sector", cycles_gc_per_sector, "cycles", "GC bookkeeping per valid sector moved");
-    b("cycles_map_miss", cycles_map_miss, "cycles", "map cache miss: victim choice, load issue and install");
+    // The parts' records: the same keys of this section, in the same order.
+    gc.bind(b);
+    cycles.bind(b);
   }
 
   std::string validate() const {
@@ -146,25 +79,25 @@ struct FirmwareParams {
     if (max_transfer_blocks == 0 || max_transfer_blocks > 65536) return "max_transfer_blocks: must be within 1..65536";
     if (map_read_priority > 255) return "map_read_priority: must be within 0..255";
     if (program_pages == 0 || program_pages > 16) return "program_pages: must be within 1..16";
-    if (gc_start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
+    if (gc.start_free_blocks < 2) return "gc_start_free_blocks: must be at least 2 (GC needs a block to write into)";
     // A die has at most 16 planes x 65536 blocks (nand's bounds); validate_for checks the real die.
-    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc_start_free_blocks},
-                                  {"gc_stop_free_blocks", gc_stop_free_blocks}, {"bg_gc_free_blocks", bg_gc_free_blocks}})
+    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc.start_free_blocks},
+                                  {"gc_stop_free_blocks", gc.stop_free_blocks}, {"bg_gc_free_blocks", gc.bg_free_blocks}})
       if (n > (16u << 16)) return std::string(name) + ": must be at most 1048576 (the blocks of the largest die)";
-    if (gc_stop_free_blocks < gc_start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
-    if (!is_victim_policy(gc_victim)) return "gc_victim: must be one of " + victim_policy_names() + ", not '" + gc_victim + "'";
-    if (gc_victim_choices > (16u << 16)) return "gc_victim_choices: must be at most 1048576 (the blocks of the largest die)";
+    if (gc.stop_free_blocks < gc.start_free_blocks) return "gc_stop_free_blocks: must be at least gc_start_free_blocks";
+    if (!is_victim_policy(gc.victim)) return "gc_victim: must be one of " + victim_policy_names() + ", not '" + gc.victim + "'";
+    if (gc.victim_choices > (16u << 16)) return "gc_victim_choices: must be at most 1048576 (the blocks of the largest die)";
     if (!is_map_cache_policy(map_cache_policy))
       return "map_cache_policy: must be one of " + map_cache_policy_names() + ", not '" + map_cache_policy + "'";
-    if (bg_gc_idle_us && bg_gc_free_blocks <= gc_start_free_blocks)
+    if (gc.bg_idle_us && gc.bg_free_blocks <= gc.start_free_blocks)
       return "bg_gc_free_blocks: must be above gc_start_free_blocks";
-    if (bg_map_writeback && (!bg_gc_idle_us || !map_cache))
+    if (gc.bg_map_writeback && (!gc.bg_idle_us || !map_cache))
       return "bg_map_writeback: needs bg_gc_idle_us above 0 and map_cache on";
-    if (wear_levelling != "off" && wear_levelling != "rate-limit" && wear_levelling != "migration")
+    if (gc.wear_levelling != "off" && gc.wear_levelling != "rate-limit" && gc.wear_levelling != "migration")
       return "wear_levelling: must be off, rate-limit or migration";
-    if (wear_levelling != "off" && block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";
-    if (wl_retirement_age <= 0 || wl_retirement_age > 1) return "wl_retirement_age: must be within 0..1";
-    if (wl_age_variance < 0 || wl_age_variance >= 1) return "wl_age_variance: must be within 0..1 (excluded)";
+    if (gc.wear_levelling != "off" && gc.block_lifetime == 0) return "wear_levelling: needs block_lifetime above 0";
+    if (gc.wl_retirement_age <= 0 || gc.wl_retirement_age > 1) return "wl_retirement_age: must be within 0..1";
+    if (gc.wl_age_variance < 0 || gc.wl_age_variance >= 1) return "wl_age_variance: must be within 0..1 (excluded)";
     if (logical_page_kib < 4 || logical_page_kib % 4 != 0) return "logical_page_kib: must be a positive multiple of 4";
     if (!is_stripe_order(stripe_order))
       return "stripe_order: must be one of " + stripe_order_names() + ", not '" + stripe_order + "'";
@@ -190,27 +123,27 @@ struct FirmwareParams {
     if (logical % program != 0 && program % logical != 0)
       return "logical_page_kib: must be a multiple or a divisor of the program unit (" + std::to_string(program * 4) +
              " KiB)";
-    if (gc_copy_back && unit != g.sectors_per_page())
+    if (gc.copy_back && unit != g.sectors_per_page())
       return "gc_copy_back: needs write units of one page (program_pages = 1, logical_page_kib <= " +
              std::to_string(g.sectors_per_page() * 4) + ")";
     if (write_cache_kib / 4 / unit < 4)
       return "write_cache_kib: must hold at least 4 write units of " + std::to_string(unit * 4) + " KiB";
-    if (gc_units_per_die > write_cache_kib / 4 / unit)
-      return "gc_units_per_die: " + std::to_string(gc_units_per_die) + " is more than the write cache's " +
+    if (gc.units_per_die > write_cache_kib / 4 / unit)
+      return "gc_units_per_die: " + std::to_string(gc.units_per_die) + " is more than the write cache's " +
              std::to_string(write_cache_kib / 4 / unit) + " units";
     // GC cleans a die until it has this many free blocks: more than the die's spare blocks
     // (blocks beyond what the exported capacity needs) and it can never stop.
     const uint64_t die_blocks = uint64_t(g.planes_per_die) * g.blocks_per_plane;
     const uint64_t spare = uint64_t(double(die_blocks) * over_provisioning);
-    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc_start_free_blocks},
-                                  {"gc_stop_free_blocks", gc_stop_free_blocks}})
+    for (const auto& [name, n] : {std::pair<const char*, uint32_t>{"gc_start_free_blocks", gc.start_free_blocks},
+                                  {"gc_stop_free_blocks", gc.stop_free_blocks}})
       if (n > spare)
         return std::string(name) + ": " + std::to_string(n) + " is more than a die's " + std::to_string(spare) +
                " spare blocks (" + std::to_string(die_blocks) + " blocks x over_provisioning): GC could never reach it";
     // Idle-time GC stops when a command arrives or no victim frees space: a goal above the
     // spare is only optimistic, one above the die's blocks is nonsense.
-    if (bg_gc_free_blocks > die_blocks)
-      return "bg_gc_free_blocks: " + std::to_string(bg_gc_free_blocks) + " is more than a die's " +
+    if (gc.bg_free_blocks > die_blocks)
+      return "bg_gc_free_blocks: " + std::to_string(gc.bg_free_blocks) + " is more than a die's " +
              std::to_string(die_blocks) + " blocks";
     if (g.hybrid()) return validate_hybrid(g);
     return "";
@@ -224,8 +157,8 @@ struct FirmwareParams {
     if (program_pages != 1) return "program_pages: must be 1" + why;
     if (lba_mapping != "dynamic") return "lba_mapping: must be dynamic" + why;
     if (stripe_order == "plane-first") return "stripe_order: plane-first is not supported" + why;
-    if (gc_copy_back) return "gc_copy_back: not supported" + why;
-    if (wear_levelling == "migration") return "wear_levelling: migration is not supported" + why;
+    if (gc.copy_back) return "gc_copy_back: not supported" + why;
+    if (gc.wear_levelling == "migration") return "wear_levelling: migration is not supported" + why;
     if (write_cache_kib / 4 < 4 * g.large_sectors_per_page())
       return "write_cache_kib: must hold at least 4 large pages" + why;
     return "";

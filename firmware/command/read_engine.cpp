@@ -85,7 +85,7 @@ void ReadEngine::look_up(uint32_t seg) {
   hal_.l2p_sram_access(4 * n, false);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t lba = t.lba + g.first_block + i;
-    hal_.charge_cycles(params_.cycles_map_lookup);
+    hal_.charge_cycles(params_.cycles.map_lookup);
     const uint32_t e = t.verified ? entries_->resolved_ppa(g.tag, g.first_block + i) : map_.get(lba);
     const uint64_t dst = slot_address(g.slot + i);
     if (e == L2pMap::kUnmapped) {
@@ -130,7 +130,7 @@ void ReadEngine::send_ready(uint8_t tag) {
       if (!g.ready || g.sent || g.first_block != t.next_send) continue;
       g.sent = true;
       t.next_send += g.blocks;
-      hal_.charge_cycles(params_.cycles_transfer_setup);
+      hal_.charge_cycles(params_.cycles.transfer_setup);
       latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
       hal_.send_data_in(tag, g.first_block * uint32_t(kSectorBytes), slot_address(g.slot),
                         g.blocks * uint32_t(kSectorBytes), i);

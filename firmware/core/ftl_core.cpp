@@ -5,7 +5,7 @@ namespace ufs {
 FtlCore::FtlCore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry)
     : blocks_(geometry),
       map_(exported_blocks(params, geometry)),
-      flash_(hal, blocks_, params.cycles_flash_submit, params.writebooster.enabled),
+      flash_(hal, blocks_, params.cycles.flash_submit, params.writebooster.enabled),
       map_store_(hal, params, geometry, map_.logical_blocks(), blocks_.layout(), flash_) {}
 
 uint64_t FtlCore::exported_blocks(const FirmwareParams& params, const FlashGeometry& geometry) {

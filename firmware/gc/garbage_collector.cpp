@@ -19,8 +19,8 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       // Not with hybrid page size yet: the gate counts each pool's room (gc/host_pacing.h), but
       // after a power cut the pool whose last block host data took ends out of room for GC
       // (the hybrid power-loss tests turn the device read-only; issue 14 note s19).
-      gate_(blocks, params.gc_host_pacing && !blocks.layout().hybrid(), params.write_unit_sectors(blocks.layout().geometry()),
-            erased, params.gc_copy_back),
+      gate_(blocks, params.gc.host_pacing && !blocks.layout().hybrid(), params.write_unit_sectors(blocks.layout().geometry()),
+            erased, params.gc.copy_back),
       mover_(hal, params, blocks, flash, units, gate_, *this),
       gc_(blocks.layout().geometry().dies()) {}
 

@@ -63,7 +63,7 @@ class GarbageCollector : public FlashClient,
   void free_space_changed(uint32_t die) override;
   // Background GC as an idle task: after bg_gc_idle_us without commands each die cleans up to
   // bg_gc_free_blocks (dirty map pages first go back through `write_back`, when set).
-  uint64_t idle_after_ps() const override { return uint64_t(params_.bg_gc_idle_us) * 1000000; }
+  uint64_t idle_after_ps() const override { return uint64_t(params_.gc.bg_idle_us) * 1000000; }
   void idle_began() override;
   void idle_ended() override { selector_.set_background(false); }
   // write_back: idle time's map write-back (null: none); pacer and done: a WriteBooster flush

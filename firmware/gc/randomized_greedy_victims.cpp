@@ -37,7 +37,7 @@ class RandomizedGreedyVictims : public VictimPolicy {
 }  // namespace
 
 std::unique_ptr<VictimPolicy> make_randomized_greedy_victims(const VictimPolicyContext& ctx) {
-  uint32_t d = ctx.params.gc_victim_choices;
+  uint32_t d = ctx.params.gc.victim_choices;
   if (d == 0) d = std::max<uint32_t>(1, uint32_t(std::log2(double(std::max<uint32_t>(1, ctx.geometry.blocks_per_plane)))));
   return std::make_unique<RandomizedGreedyVictims>(d, ctx.random64);
 }

@@ -21,7 +21,7 @@ VictimMover::VictimMover(Hal& hal, const FirmwareParams& params, BlockManager& b
       copy_back_(blocks),
       dies_(blocks.layout().geometry().dies()),
       sealed_(blocks.layout().geometry().dies(), 0),
-      unit_limit_(params.gc_units_per_die ? params.gc_units_per_die : blocks.layout().geometry().planes_per_die) {}
+      unit_limit_(params.gc.units_per_die ? params.gc.units_per_die : blocks.layout().geometry().planes_per_die) {}
 
 void VictimMover::start(uint32_t die, const Move& m) {
   DieMove d;
@@ -50,7 +50,7 @@ void VictimMover::fill(uint32_t die) {
   const uint32_t base = g.victim * blocks_.layout().sectors_per_block();
   const uint32_t page_spp = blocks_.layout().spp_of(g.victim);
   while (g.cursor < spb) {
-    if (params_.gc_copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
+    if (params_.gc.copy_back && g.stream == WriteStream::Gc && !g.no_copy_back) {
       while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
       if (g.cursor >= spb) break;
       // Whole valid pages only: a partly valid one is compacted through the buffer.
@@ -141,7 +141,7 @@ void VictimMover::read_done(uint32_t index, const FlashCompletion& c) {
 
 void VictimMover::moved(uint64_t lba, uint32_t from, uint32_t to) {
   ++stats_.moved_sectors;
-  hal_.charge_cycles(params_.cycles_gc_per_sector);
+  hal_.charge_cycles(params_.cycles.gc_per_sector);
   units_.gc_follow_move(lba, from, to);
 }
 
@@ -191,7 +191,7 @@ void VictimMover::copy_back_done(uint32_t index, const FlashCompletion& c) {
   hal_.l2p_sram_access(4 * spp, true);
   for (uint32_t s = 0; s < spp; ++s) {
     if (c.oob.lba[s] == kNoOobLba) continue;
-    hal_.charge_cycles(params_.cycles_gc_per_sector);
+    hal_.charge_cycles(params_.cycles.gc_per_sector);
     stats_.moved_sectors += units_.gc_follow_move(c.oob.lba[s], from + s, to + s);
   }
   gate_.retry(m.die);

@@ -9,7 +9,7 @@ VictimSelector::VictimSelector(Hal& hal, const FirmwareParams& params, const Blo
       params_(params),
       blocks_(blocks),
       shares_(shares),
-      policy_(make_victim_policy(params.gc_victim,
+      policy_(make_victim_policy(params.gc.victim,
                                  VictimPolicyContext{params, blocks.layout().geometry(), [&hal] { return hal.random64(); }})),
       burst_(blocks.layout().geometry().dies() * 2, 0) {
   if (!policy_) policy_ = make_greedy_victims(VictimPolicyContext{params, blocks.layout().geometry(), {}});  // validated before
@@ -18,10 +18,10 @@ VictimSelector::VictimSelector(Hal& hal, const FirmwareParams& params, const Blo
 
 uint32_t VictimSelector::target(uint32_t die, bool large, uint32_t free) {
   uint8_t& burst = burst_[die * 2 + large];
-  if (free < params_.gc_start_free_blocks) burst = 1;
-  else if (free >= params_.gc_stop_free_blocks) burst = 0;
-  const uint32_t target = burst ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks;
-  return background_ ? std::max(target, params_.bg_gc_free_blocks) : target;
+  if (free < params_.gc.start_free_blocks) burst = 1;
+  else if (free >= params_.gc.stop_free_blocks) burst = 0;
+  const uint32_t target = burst ? params_.gc.stop_free_blocks : params_.gc.start_free_blocks;
+  return background_ ? std::max(target, params_.gc.bg_free_blocks) : target;
 }
 
 // A victim must give back at least one program unit: moving a fuller block (with the padding

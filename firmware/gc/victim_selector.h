@@ -30,7 +30,7 @@ class VictimSelector {
   uint32_t target(uint32_t die, bool large, uint32_t free);
   // `free` is below the foreground threshold (the stop one during a burst).
   bool foreground(uint32_t die, bool large, uint32_t free) const {
-    return free < (burst_[die * 2 + large] ? params_.gc_stop_free_blocks : params_.gc_start_free_blocks);
+    return free < (burst_[die * 2 + large] ? params_.gc.stop_free_blocks : params_.gc.start_free_blocks);
   }
   // The pool's next victim, kNoBlock when none is worth cleaning. to_other (hybrid): the pool
   // holds more than its share, so the victim's data goes into the other pool.

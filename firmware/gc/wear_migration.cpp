@@ -7,7 +7,7 @@ namespace ufs {
 WearMigration::WearMigration(Hal& hal, const FirmwareParams& params, BlockManager& blocks)
     : hal_(hal),
       blocks_(blocks),
-      wear_(params.wear_levelling, params.block_lifetime, params.wl_retirement_age, params.wl_age_variance) {}
+      wear_(params.gc.wear_levelling, params.gc.block_lifetime, params.gc.wl_retirement_age, params.gc.wl_age_variance) {}
 
 bool WearMigration::may_clean(uint32_t block) {
   const bool ok = wear_.may_clean(blocks_, block, double(hal_.random64() >> 11) * 0x1.0p-53);

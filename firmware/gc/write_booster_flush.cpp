@@ -53,7 +53,7 @@ uint32_t WriteBoosterFlush::next_victim(uint32_t die) const {
 // a program for the die.
 bool WriteBoosterFlush::may_fill(uint32_t die, uint32_t units_in_flight) const {
   if (units_in_flight >= planes_per_die_) return false;
-  return idle_ || blocks_.pools().free_blocks(die) < params_.gc_start_free_blocks;
+  return idle_ || blocks_.pools().free_blocks(die) < params_.gc.start_free_blocks;
 }
 
 // A flushed SLC block's pages leave the buffer's fill.

@@ -26,7 +26,7 @@ uint32_t MapStore::wait_for_lookups(uint64_t lba, uint32_t blocks, MapWaiter& wa
     if (cache_->resident(mp)) { cache_->touch(mp); ++stats_.read_hits; continue; }
     ++stats_.read_misses;
     if (miss_listener_) miss_listener_->on_map_miss(uint64_t(mp) * entries_per_page_);
-    hal_.charge_cycles(params_.cycles_map_miss);
+    hal_.charge_cycles(params_.cycles.map_miss);
     if (dir_[mp] == L2pMap::kUnmapped) { install(mp, true); continue; }  // nothing on NAND yet
     if (waiters_[mp].empty() && !listener_waits_[mp]) load(mp);
     waiters_[mp].emplace_back(&waiter, token);
@@ -73,7 +73,7 @@ void MapStore::load(uint32_t page) {
 
 void MapStore::on_flash_done(uint64_t index, const FlashCompletion&) {
   const uint32_t page = uint32_t(index);
-  hal_.charge_cycles(params_.cycles_map_miss);
+  hal_.charge_cycles(params_.cycles.map_miss);
   install(page, true);
   std::vector<std::pair<MapWaiter*, uint32_t>> waiting;
   waiting.swap(waiters_[page]);

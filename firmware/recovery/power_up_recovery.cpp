@@ -57,7 +57,7 @@ void PowerUpRecovery::finish() {
   stats_.recovered_lbas += recovered;
   const std::vector<uint8_t> replayed = rebuild_map_directory();
   flash_.restart_sequence(r.max_sequence());
-  hal_.charge_cycles(uint64_t(params_.cycles_map_update) * recovered);
+  hal_.charge_cycles(uint64_t(params_.cycles.map_update) * recovered);
   ++stats_.recoveries;
   stats_.page_reads += r.pages_read();
   stats_.torn_pages += r.torn_pages();

@@ -27,7 +27,7 @@ void PageFill::fill(uint32_t unit, uint64_t lba, uint32_t n) {
     const uint32_t slot = pos + i;
     const CacheUnits::Slot s = cache_.units().slot(unit, slot);
     s.fua_tag = CacheUnits::kNoTag;
-    hal_.charge_cycles(params_.cycles_map_lookup);
+    hal_.charge_cycles(params_.cycles.map_lookup);
     const uint32_t e = map_.get(lba + i);
     const uint64_t dst = slot_address(first_slot + slot);
     if (!L2pMap::is_physical(e)) run.close(submit);  // a read covers consecutive slots only
@@ -72,7 +72,7 @@ void PageFill::on_flash_done(uint64_t index, const FlashCompletion& c) {
       s.old_ppa = L2pMap::kUnmapped;
       continue;
     }
-    hal_.charge_cycles(params_.cycles_map_update);
+    hal_.charge_cycles(params_.cycles.map_update);
     s.data_seq = c.oob.data_sequence(layout_.sector_of(s.old_ppa));  // a copy keeps its age
     map_.set(lba, L2pMap::cached(cache_.units().buffer_slot(r.unit, i)));
   }

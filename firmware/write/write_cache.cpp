@@ -26,7 +26,7 @@ void WriteCache::host_data_arrived(uint32_t unit, uint32_t pos, uint32_t count) 
   hal_.l2p_sram_access(4 * count, true);
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t lba = u.lbas[pos + i];
-    hal_.charge_cycles(params_.cycles_map_update);
+    hal_.charge_cycles(params_.cycles.map_update);
     const uint32_t e = map_.get(lba);
     uint32_t older = e;
     if (L2pMap::is_cached(e)) {  // overwritten in the cache: this copy takes over the NAND copy
@@ -148,7 +148,7 @@ void WriteCache::programmed(uint32_t unit, FlashStatus status) {
     if (u.stream == WriteStream::Host) {
       ++stats_.host_program_sectors;
       if (e == L2pMap::cached(u.first_slot + s)) {
-        hal_.charge_cycles(params_.cycles_map_update);
+        hal_.charge_cycles(params_.cycles.map_update);
         store_.updated(lba);
         map_.set(lba, ppa);
         blocks_.mark_valid(ppa);

@@ -49,7 +49,7 @@ void WriteEngine::start_write(const HostCommand& c, const ScsiCommand& s) {
   t.span = uint32_t(span_end - t.span_lba);
   if (t.span != s.blocks) ++stats_.rmw_writes;
   stats_.host_write_blocks += s.blocks;
-  hal_.charge_cycles(params_.cycles_write_command);
+  hal_.charge_cycles(params_.cycles.write_command);
   request_data(c.tag);
 }
 
@@ -106,7 +106,7 @@ void WriteEngine::request_data(uint8_t tag) {
         s.lba = lba + i;
         s.fua_tag = t.fua ? tag : CacheUnits::kNoTag;
       }
-      hal_.charge_cycles(params_.cycles_transfer_setup + uint64_t(n) * params_.cycles_cache_insert);
+      hal_.charge_cycles(params_.cycles.transfer_setup + uint64_t(n) * params_.cycles.cache_insert);
       latency_.begin(tag, LatencyPart::Transfer, hal_.now_ps());
       hal_.request_data_out(tag, offset * uint32_t(kSectorBytes), slot_address(cache_.units().buffer_slot(unit, pos)),
                             n * uint32_t(kSectorBytes), write_token(unit, pos, n));
@@ -185,7 +185,7 @@ void WriteEngine::start_unmap(const HostCommand& c, const ScsiCommand& s) {
   }
   table_.claim(c.tag, CommandKind::Unmap, c.lun);
   t.control_bytes = s.parameter_length;
-  hal_.charge_cycles(params_.cycles_transfer_setup);
+  hal_.charge_cycles(params_.cycles.transfer_setup);
   hal_.request_data_out(c.tag, 0, control_address(c.tag), s.parameter_length, kControlToken);
 }
 
@@ -216,7 +216,7 @@ void WriteEngine::finish_unmap(uint8_t tag) {
     const uint32_t n = get_be32(list + off + 8);
     hal_.l2p_sram_access(4 * n, true);
     for (uint32_t i = 0; i < n; ++i) {
-      hal_.charge_cycles(params_.cycles_map_update);
+      hal_.charge_cycles(params_.cycles.map_update);
       const uint32_t e = map_.get(lba + i);
       if (e == L2pMap::kUnmapped) continue;
       if (L2pMap::is_cached(e)) {

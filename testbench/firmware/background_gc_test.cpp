@@ -23,8 +23,8 @@ BurstResult bursts(uint32_t bg_gc_idle_us) {
   p.over_provisioning = 0.25;
   p.data_buffer_kib = 1024;
   p.write_cache_kib = 512;
-  p.bg_gc_idle_us = bg_gc_idle_us;
-  p.bg_gc_free_blocks = 10;
+  p.gc.bg_idle_us = bg_gc_idle_us;
+  p.gc.bg_free_blocks = 10;
   FakePlatform hw(geo, p.data_buffer_kib / 4);
   DeviceFirmware fw(hw, p, geo);
   hw.attach(&fw);
@@ -91,9 +91,9 @@ TEST_CASE("Idle-time map write-back leaves the next burst's evictions clean", "[
     p.data_buffer_kib = 1024;
     p.write_cache_kib = 512;
     p.l2p_sram_kib = 32;
-    p.bg_gc_idle_us = 1000;
-    p.bg_gc_free_blocks = 10;
-    p.bg_map_writeback = writeback;
+    p.gc.bg_idle_us = 1000;
+    p.gc.bg_free_blocks = 10;
+    p.gc.bg_map_writeback = writeback;
     p.program_pages = 1;  // a single evicted page is written back at once
     REQUIRE(p.validate().empty());
     FakePlatform hw(geo, p.data_buffer_kib / 4);
@@ -125,6 +125,6 @@ TEST_CASE("Idle-time map write-back leaves the next burst's evictions clean", "[
     }
   }
   FirmwareParams bad;
-  bad.bg_map_writeback = true;
+  bad.gc.bg_map_writeback = true;
   CHECK(bad.validate().rfind("bg_map_writeback:", 0) == 0);
 }

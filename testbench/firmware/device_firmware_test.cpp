@@ -574,14 +574,14 @@ namespace {
 FirmwareParams copy_back_params() {
   FirmwareParams p = small_params();
   p.program_pages = 1;  // copy-back moves one page: write units of one page
-  p.gc_copy_back = true;
+  p.gc.copy_back = true;
   return p;
 }
 }  // namespace
 
 TEST_CASE("GC copy-back: needs write units of one page", "[firmware][gc][copyback]") {
   FirmwareParams p = small_params();
-  p.gc_copy_back = true;
+  p.gc.copy_back = true;
   CHECK(p.validate_for(small_geometry()).find("gc_copy_back") == 0);  // 3-page one-shot units
   p.program_pages = 1;
   CHECK(p.validate_for(small_geometry()).empty());
@@ -611,7 +611,7 @@ TEST_CASE("GC copy-back: random mixed I/O through GC moves pages inside their pl
 TEST_CASE("GC copy-back: random mixed I/O with GC host pacing asked for, every write accepted and intact",
           "[firmware][gc][copyback]") {
   FirmwareParams p = copy_back_params();
-  p.gc_host_pacing = true;
+  p.gc.host_pacing = true;
   Rig r(p);
   random_io_through_gc(r);  // every command GOOD, data intact
   CHECK(r.fw.gc().stats().copy_backs > 1000);

@@ -134,10 +134,10 @@ struct Rig {
   // slc_blocks: the last blocks of the die form a WriteBooster buffer, flushed by a flush part.
   explicit Rig(const std::string& policy, uint32_t choices = 0, uint32_t slc_blocks = 0) {
     params.program_pages = 1;
-    params.gc_victim = policy;
-    params.gc_victim_choices = choices;
-    params.gc_start_free_blocks = 4;  // 8 blocks: the destination and four data blocks leave 3
-    params.gc_stop_free_blocks = 4;
+    params.gc.victim = policy;
+    params.gc.victim_choices = choices;
+    params.gc.start_free_blocks = 4;  // 8 blocks: the destination and four data blocks leave 3
+    params.gc.stop_free_blocks = 4;
     hw.attach(&events);
     events.port = &flash;
     gc = std::make_unique<GarbageCollector>(hw, params, blocks, flash, units, maps, erased, nullptr);
@@ -194,7 +194,7 @@ std::map<uint32_t, uint32_t> pick_counts(uint32_t d, uint32_t picks, uint64_t se
     for (uint32_t s = 0; s < valid; ++s) blocks.mark_valid(blocks.layout().ppa(b, 0, s));
   }
   FirmwareParams params;
-  params.gc_victim_choices = d;
+  params.gc.victim_choices = d;
   std::mt19937_64 rng(seed);
   auto policy = make_victim_policy("randomized-greedy", VictimPolicyContext{params, geo, [&rng] { return rng(); }});
   VictimQuery q;
@@ -305,9 +305,9 @@ TEST_CASE("Victim policies: the registry names them all and the parameters refus
   }
   CHECK_FALSE(is_victim_policy("lifo"));
   FirmwareParams p;
-  p.gc_victim = "lifo";
+  p.gc.victim = "lifo";
   CHECK(p.validate() == "gc_victim: must be one of " + victim_policy_names() + ", not 'lifo'");
-  p.gc_victim = "fifo";
+  p.gc.victim = "fifo";
   CHECK(p.validate().empty());
 }
 
@@ -319,8 +319,8 @@ TEST_CASE("Victim policies: the registry names them all and the parameters refus
 TEST_CASE("GC: a die keeps at most gc_units_per_die units waiting to be programmed", "[firmware][gc]") {
   for (uint32_t limit : {0u, 2u}) {
     Rig r("greedy");
-    r.params.gc_units_per_die = limit;  // read by the collector built below
-    r.params.gc_host_pacing = false;    // with it, a die a block ahead of its GC's need holds one (below)
+    r.params.gc.units_per_die = limit;  // read by the collector built below
+    r.params.gc.host_pacing = false;    // with it, a die a block ahead of its GC's need holds one (below)
     r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
     r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
@@ -498,7 +498,7 @@ TEST_CASE("Idle scheduler: each task once its quiet time passed, a command ends 
 TEST_CASE("GC: host units on a die in foreground GC wait for the space its GC earns", "[firmware][gc]") {
   for (const bool paced : {true, false}) {
     Rig r("greedy");
-    r.params.gc_host_pacing = paced;  // read by the collector's gate as it is built
+    r.params.gc.host_pacing = paced;  // read by the collector's gate as it is built
     r.gc = std::make_unique<GarbageCollector>(r.hw, r.params, r.blocks, r.flash, r.units, r.maps, r.erased, nullptr);
     r.units.gc = &r.gc->unit_events();
     r.gc->set_helpers(nullptr, nullptr, &r.erased);
@@ -585,9 +585,9 @@ TEST_CASE("GC pacing with copy-back: GC's room is its block of every plane", "[f
 TEST_CASE("Victim selector: a burst from the start threshold to the stop one, idle time's higher target",
           "[firmware][gc][gc-parts]") {
   Rig r("greedy");
-  r.params.gc_start_free_blocks = 3;
-  r.params.gc_stop_free_blocks = 5;
-  r.params.bg_gc_free_blocks = 7;
+  r.params.gc.start_free_blocks = 3;
+  r.params.gc.stop_free_blocks = 5;
+  r.params.gc.bg_free_blocks = 7;
   WearMigration wear(r.hw, r.params, r.blocks);
   VictimSelector s(r.hw, r.params, r.blocks, nullptr, wear);
   CHECK(s.target(0, false, 4) == 3);  // above the start threshold: no burst
@@ -608,8 +608,8 @@ TEST_CASE("Victim selector: the policy's pick among blocks that give a unit back
   const uint32_t full = r.data_block(16, 0);  // no unit back: never a victim
   const uint32_t some = r.data_block(9, 0);
   const uint32_t fewer = r.data_block(5, 0);
-  r.params.wear_levelling = "rate-limit";
-  r.params.block_lifetime = 10;
+  r.params.gc.wear_levelling = "rate-limit";
+  r.params.gc.block_lifetime = 10;
   r.blocks.info(fewer).erase_count = 10;  // no life left: rate limiting vetoes it every time
   WearMigration wear(r.hw, r.params, r.blocks);
   VictimSelector s(r.hw, r.params, r.blocks, nullptr, wear);
@@ -627,9 +627,9 @@ TEST_CASE("Victim selector: the policy's pick among blocks that give a unit back
 TEST_CASE("Wear migration: a worn block just erased takes a young block's cold data, a young one goes back",
           "[firmware][gc][gc-parts]") {
   Rig r("greedy");
-  r.params.wear_levelling = "migration";
-  r.params.block_lifetime = 100;
-  r.params.wl_retirement_age = 0.9;
+  r.params.gc.wear_levelling = "migration";
+  r.params.gc.block_lifetime = 100;
+  r.params.gc.wl_retirement_age = 0.9;
   WearMigration wear(r.hw, r.params, r.blocks);
   r.blocks.return_erased_block(r.blocks.take_free_block(0));  // one erase: the mean life left is below 100
   const uint32_t cold = r.data_block(8, 0);
@@ -741,7 +741,7 @@ TEST_CASE("Victim mover: with pacing, a die's GC a block ahead of its need holds
   };
   for (const Case c : {Case{true, false}, Case{true, true}, Case{false, true}}) {
     Rig r("greedy");
-    r.params.gc_units_per_die = 2;
+    r.params.gc.units_per_die = 2;
     struct Told : VictimMoveListener {
       void moves_may_be_done(uint32_t) override {}
     } told;

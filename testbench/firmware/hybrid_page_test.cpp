@@ -205,7 +205,7 @@ TEST_CASE("Hybrid: settings the split does not support are refused naming the ke
   q.logical_page_kib = 8;
   refused(q, "logical_page_kib");
   q = p;
-  q.gc_copy_back = true;
+  q.gc.copy_back = true;
   refused(q, "gc_copy_back");
   q = p;
   q.lba_mapping = "static";

@@ -26,8 +26,8 @@ WearResult hot_cold_run(const std::string& policy) {
   p.over_provisioning = 0.15;
   p.data_buffer_kib = 1024;
   p.write_cache_kib = 512;
-  p.block_lifetime = 40;
-  p.wear_levelling = policy;
+  p.gc.block_lifetime = 40;
+  p.gc.wear_levelling = policy;
   FakePlatform hw(geo, p.data_buffer_kib / 4);
   DeviceFirmware fw(hw, p, geo);
   hw.attach(&fw);

@@ -165,7 +165,7 @@ TEST_CASE("Placement: with GC pacing host units take the room GC's victim does n
   struct Quiet : GcEraseListener {
     void space_returned(uint32_t) override {}
   } quiet;
-  r.params.gc_host_pacing = true;
+  r.params.gc.host_pacing = true;
   GcHostGate gate(r.blocks, true, 4, quiet);
   r.placement.set_host_gate(&gate);
   while (r.blocks.pools().free_blocks(1) > 0) r.blocks.take_free_block(1);  // die 1 is out of space

@@ -528,8 +528,8 @@ TEST_CASE("ISS: measured cost by charge site adds up to the instructions per eve
   Scenario s;
   s.geo = small_geometry();
   s.params = small_params();
-  s.params.cycles_command_decode = 1111;  // figures no other constant has: the site names its constant
-  s.params.cycles_response = 2222;
+  s.params.cycles.command_decode = 1111;  // figures no other constant has: the site names its constant
+  s.params.cycles.response = 2222;
   s.commands = 1500;
   s.precondition_blocks = 4096;
   const Result r = run(s, true, IssMode{false, true, 2});
