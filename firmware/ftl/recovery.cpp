@@ -10,6 +10,7 @@ RecoveryScan::RecoveryScan(const BlockManager& blocks, uint64_t logical_blocks, 
       dies_left_(blocks.layout().geometry().dies()),
       found_(blocks.layout().block_count()),
       lba_seq_(logical_blocks, 0),
+      lba_prog_(logical_blocks, 0),
       lba_ppa_(logical_blocks, ~0u),
       map_seq_(map_pages, 0),
       map_ppa_(map_pages, ~0u) {
@@ -45,8 +46,13 @@ void RecoveryScan::page_read(uint32_t die, FlashStatus status, const PageOob& oo
         if (lba == kNoOobLba || lba >= lba_seq_.size()) continue;
         const uint64_t seq = oob.data_sequence(s);
         if (seq > max_sequence_) max_sequence_ = seq;
-        if (seq >= lba_seq_[lba]) {  // ties are the same data (a GC copy): either will do
+        // A tie is the same data moved (GC, a WriteBooster flush): the copy programmed last
+        // wins, so the source block holds none of what GC had already moved; else GC,
+        // resuming with the room its own write point has left, finds its moved sectors valid
+        // in the victim again and (its pool out of free blocks) nowhere to put them.
+        if (seq > lba_seq_[lba] || (seq == lba_seq_[lba] && oob.sequence >= lba_prog_[lba])) {
           lba_seq_[lba] = seq;
+          lba_prog_[lba] = oob.sequence;
           lba_ppa_[lba] = bm_.layout().ppa(block, page, s);
         }
       }

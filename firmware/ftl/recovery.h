@@ -1,7 +1,8 @@
 // Power-loss recovery: the scan that rebuilds the FTL's state from what the NAND
 // holds. Every block is read page by page (the OOB of each page) until its first
 // erased page: user-data pages name their LBAs with the sequence number of the
-// host write that produced each sector (GC copies keep it), map pages name their
+// host write that produced each sector (GC copies keep it; of two copies of the same data
+// the one programmed last wins), map pages name their
 // map page number with the sequence of their program. The newest copy of each LBA
 // and of each map page wins. A page whose program was cut by the power loss reads
 // back uncorrectable and is skipped; blocks that hold anything are closed (no
@@ -48,6 +49,7 @@ class RecoveryScan {
   uint32_t dies_left_;
   std::vector<BlockFound> found_;
   std::vector<uint64_t> lba_seq_;
+  std::vector<uint64_t> lba_prog_;  // the program sequence of that copy's page
   std::vector<uint32_t> lba_ppa_;
   std::vector<uint64_t> map_seq_;
   std::vector<uint32_t> map_ppa_;

@@ -135,6 +135,29 @@ TEST_CASE("Power-loss recovery: the newest copy of each LBA and map page wins, c
   CHECK(r.hw.violations_ == 0);
 }
 
+// A cut while GC moves a victim: the sectors it moved already are in GC's block and still in
+// the victim, with the same host write's sequence. The victim (block 5) is scanned after GC's
+// block (2); if its copies won the tie, GC's moved sectors would count as valid in the victim
+// again while GC's write point has room only for what it had left to move: with pacing, host
+// data may have taken the pool's last free block on that room (gc/host_pacing.h), and the
+// device turned read-only (issue 14, session 20: hybrid page size power-loss runs).
+TEST_CASE("Power-loss recovery: of two copies of the same data the one programmed last wins", "[firmware][recovery]") {
+  Rig r;
+  r.unit(5, 0, 200, 12, 3);  // the victim: LBAs 200..211, host write 3
+  for (uint32_t p = 0; p < 2; ++p)  // GC moved 200..207 (two pages) at program 10
+    r.user_page(2, p, {200 + 4 * p, 201 + 4 * p, 202 + 4 * p, 203 + 4 * p}, 10, {3, 3, 3, 3});
+  r.user_page(2, 2, {kNoLba}, 10);
+  r.recovery->arm();
+  r.recovery->power_up();
+  r.hw.run();
+  REQUIRE(r.heard.finished == 1);
+  for (uint64_t lba = 200; lba < 208; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(2, uint32_t((lba - 200) / 4), lba % 4));
+  for (uint64_t lba = 208; lba < 212; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(5, 2, lba % 4));
+  CHECK(r.blocks.info(2).valid == 8);
+  CHECK(r.blocks.info(5).valid == 4);  // what GC had left to move
+  CHECK(r.recovery->stats().recovered_lbas == 12);
+}
+
 TEST_CASE("Power-loss recovery: a device that was never written comes up empty and is armed once",
           "[firmware][recovery]") {
   Rig r;
