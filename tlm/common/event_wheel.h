@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <vector>
+#include "common/min_heap.h"
 #include "common/sim_time.h"
 
 namespace ufs {
@@ -104,7 +105,6 @@ class EventWheel : public sc_core::sc_module {
     Client* client;
     uint32_t arg;  // kWake: wheel_wake()
   };
-  static bool before(const HeapSlot& a, const HeapSlot& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
   static bool dead(const HeapSlot& h) {
     return h.arg == kWake && (h.client->pending_ != Client::Pending::Timed || h.client->timed_seq_ != h.seq);
   }
@@ -180,34 +180,9 @@ inline EventWheel::EventWheel(sc_core::sc_module_name name) : sc_core::sc_module
 
 // ---- the heap ------------------------------------------------------------------------
 
-inline void EventWheel::heap_push(const HeapSlot& e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
-  while (i > 0) {
-    const size_t p = (i - 1) / 2;
-    if (!before(e, heap_[p])) break;
-    heap_[i] = heap_[p];
-    i = p;
-  }
-  heap_[i] = e;
-}
+inline void EventWheel::heap_push(const HeapSlot& e) { min_heap_push(heap_, e); }
 
-inline void EventWheel::heap_pop() {
-  const HeapSlot last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
-  if (n == 0) return;
-  size_t i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
-    if (!before(heap_[c], last)) break;
-    heap_[i] = heap_[c];
-    i = c;
-  }
-  heap_[i] = last;
-}
+inline void EventWheel::heap_pop() { min_heap_pop(heap_); }
 
 // ---- notifications (sc_event::notify / cancel) and items ------------------------------
 

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <vector>
+#include "common/min_heap.h"
 #include "common/event_wheel.h"
 #include "common/sim_time.h"
 
@@ -77,36 +78,10 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
     uint64_t seq;  // FIFO among equal times keeps runs deterministic
     uint32_t index;
   };
-  static bool before(const Entry& a, const Entry& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
   T& slot(uint32_t index) { return chunks_[index >> kChunkBits][index & kChunkMask]; }
 
-  void heap_push(const Entry& e) {
-    heap_.push_back(e);
-    size_t i = heap_.size() - 1;
-    while (i > 0) {
-      const size_t p = (i - 1) / 2;
-      if (!before(e, heap_[p])) break;
-      heap_[i] = heap_[p];
-      i = p;
-    }
-    heap_[i] = e;
-  }
-  void heap_pop() {
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    const size_t n = heap_.size();
-    if (n == 0) return;
-    size_t i = 0;
-    for (;;) {
-      size_t c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
-      if (!before(heap_[c], last)) break;
-      heap_[i] = heap_[c];
-      i = c;
-    }
-    heap_[i] = last;
-  }
+  void heap_push(const Entry& e) { min_heap_push(heap_, e); }
+  void heap_pop() { min_heap_pop(heap_); }
 
   void arm(uint64_t due, uint64_t now) {
     armed_ = true;

@@ -1,0 +1,47 @@
+// The binary min-heap shared by the event wheel and the timed queues: entries ordered by
+// (at, seq), a strict total order, so any heap shape pops the same sequence. Sift with a
+// hole rather than swaps: both callers are on the per-I/O hot path (issue 18).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace ufs {
+
+template <class Entry>
+inline bool min_heap_before(const Entry& a, const Entry& b) {
+  return a.at != b.at ? a.at < b.at : a.seq < b.seq;
+}
+
+template <class Entry>
+inline void min_heap_push(std::vector<Entry>& heap, const Entry& e) {
+  heap.push_back(e);
+  size_t i = heap.size() - 1;
+  while (i > 0) {
+    const size_t p = (i - 1) / 2;
+    if (!min_heap_before(e, heap[p])) break;
+    heap[i] = heap[p];
+    i = p;
+  }
+  heap[i] = e;
+}
+
+// Removes heap[0].
+template <class Entry>
+inline void min_heap_pop(std::vector<Entry>& heap) {
+  const Entry last = heap.back();
+  heap.pop_back();
+  const size_t n = heap.size();
+  if (n == 0) return;
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && min_heap_before(heap[c + 1], heap[c])) ++c;
+    if (!min_heap_before(heap[c], last)) break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  heap[i] = last;
+}
+
+}  // namespace ufs
