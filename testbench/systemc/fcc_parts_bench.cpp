@@ -52,8 +52,7 @@ struct SequenceRig : sc_core::sc_module {
     pool[s].arrival = arrival;
     return s;
   }
-  ReadSequence::Parts read_parts() { return {topology, pool, queues, dma, timeline}; }
-  ProgramSequence::Parts program_parts() { return {topology, pool, queues, dma, timeline}; }
+  DataPathParts data_path() { return {topology, pool, queues, dma, timeline}; }
   CopyBackSequence::Parts copy_back_parts() { return {topology, budget, poller, timeline}; }
 };
 }  // namespace
@@ -145,7 +144,7 @@ TEST_CASE("FCC parts: StatusPoller: polls every interval on the die's channel, a
 TEST_CASE("FCC parts: ReadSequence: the requested sectors go out after tR, are decoded and land in the buffer",
           "[fcc][parts][read]") {
   SequenceRig rig(test_fcc());
-  ReadSequence reads(rig.params, rig.read_parts());
+  ReadSequence reads(rig.params, rig.data_path());
   const std::vector<uint32_t> group{rig.slot(read_op(0, 0, 0, 0, 1, 2, 1, 8192))};
   std::vector<sc_time> landed;
   Driver drv("drv", [&] {
@@ -170,7 +169,7 @@ TEST_CASE("FCC parts: ReadSequence: the requested sectors go out after tR, are d
 TEST_CASE("FCC parts: ReadSequence: a read waiting for the die gets its command slot right after the data-out",
           "[fcc][parts][read]") {
   SequenceRig rig(test_fcc());
-  ReadSequence reads(rig.params, rig.read_parts());
+  ReadSequence reads(rig.params, rig.data_path());
   const std::vector<uint32_t> first{rig.slot(read_op(0, 0, 0, 0, 1))};
   const uint32_t next = rig.slot(read_op(0, 1, 0, 0, 2));
   std::vector<sc_time> landed;
@@ -197,7 +196,7 @@ TEST_CASE("FCC parts: ReadSequence: with cache read the next tR waits only for t
   f.cache_read = true;
   f.t_cache_ns = 3000;
   SequenceRig rig(f);
-  ReadSequence reads(rig.params, rig.read_parts());
+  ReadSequence reads(rig.params, rig.data_path());
   const std::vector<uint32_t> first{rig.slot(read_op(0, 0, 0, 0, 1))};
   const std::vector<uint32_t> next{rig.slot(read_op(0, 0, 0, 1, 2))};
   std::vector<sc_time> landed;
@@ -217,7 +216,7 @@ TEST_CASE("FCC parts: ReadSequence: with cache read the next tR waits only for t
 TEST_CASE("FCC parts: ProgramSequence: each op's data comes from the buffer and goes in on the channel",
           "[fcc][parts][program]") {
   SequenceRig rig(test_fcc());
-  ProgramSequence programs(false, rig.program_parts());
+  ProgramSequence programs(false, rig.data_path());
   const std::vector<uint32_t> group{rig.slot(program_op(0, 0, 0, 0, 1)), rig.slot(program_op(0, 1, 0, 0, 2))};
   Driver drv("drv", [&] {
     sc_time t_prog;
@@ -236,7 +235,7 @@ TEST_CASE("FCC parts: ProgramSequence: each op's data comes from the buffer and 
 TEST_CASE("FCC parts: ProgramSequence: cache program takes one arrived program while the die programs, not before a read",
           "[fcc][parts][program]") {
   SequenceRig rig(test_fcc());
-  ProgramSequence programs(true, rig.program_parts());
+  ProgramSequence programs(true, rig.data_path());
   const uint32_t cached = rig.slot(program_op(0, 0, 1, 0, 1));
   const uint32_t later_one = rig.slot(program_op(0, 0, 1, 3, 2));
   const uint32_t read = rig.slot(read_op(0, 1, 0, 0, 3));

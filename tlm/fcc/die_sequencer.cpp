@@ -14,13 +14,18 @@ using sc_core::sc_time;
 
 namespace {
 const sc_time& later(const sc_time& a, const sc_time& b) { return a < b ? b : a; }
+// The read and program sequences' share of the sequencer's parts.
+DataPathParts data_path(const DieSequencer::Parts& parts) {
+  return {parts.topology, parts.pool, parts.queues, parts.dma, parts.timeline};
+}
+
 }  // namespace
 
 DieSequencer::DieSequencer(const FlashControllerParams& params, const Parts& parts)
     : parts_(parts),
-      reads_(params, ReadSequence::Parts{parts.topology, parts.pool, parts.queues, parts.dma, parts.timeline}),
+      reads_(params, data_path(parts)),
       programs_(params.cache_program,
-                ProgramSequence::Parts{parts.topology, parts.pool, parts.queues, parts.dma, parts.timeline}),
+                data_path(parts)),
       copy_backs_(CopyBackSequence::Parts{parts.topology, parts.budget, parts.poller, parts.timeline}),
       dies_(parts.topology.dies()) {
   const uint32_t planes = parts.topology.nand_params().planes_per_die;

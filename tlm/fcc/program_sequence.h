@@ -11,25 +11,15 @@
 #include <systemc>
 #include <cstdint>
 #include <vector>
+#include "fcc/data_path_parts.h"
 
 namespace ufs {
 
-class DieQueues;
-class FlashDma;
-class FlashTimeline;
-class FlashTopology;
-class OpPool;
 struct OpSlot;
 
 class ProgramSequence {
  public:
-  struct Parts {
-    FlashTopology& topology;
-    OpPool& pool;
-    DieQueues& queues;
-    FlashDma& dma;
-    FlashTimeline& timeline;
-  };
+  using Parts = DataPathParts;
   ProgramSequence(bool cache_program, const Parts& parts);
 
   // The data-in of the die's `group` from `start`; returns when the last ends, and the

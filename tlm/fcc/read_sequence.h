@@ -11,25 +11,15 @@
 #include <systemc>
 #include <cstdint>
 #include <vector>
+#include "fcc/data_path_parts.h"
 #include "fcc/flash_controller_params.h"
 
 namespace ufs {
 
-class DieQueues;
-class FlashDma;
-class FlashTimeline;
-class FlashTopology;
-class OpPool;
 
 class ReadSequence {
  public:
-  struct Parts {
-    FlashTopology& topology;
-    OpPool& pool;
-    DieQueues& queues;
-    FlashDma& dma;
-    FlashTimeline& timeline;
-  };
+  using Parts = DataPathParts;
   ReadSequence(const FlashControllerParams& params, const Parts& parts);
 
   // Books the commands of the die's `group` from `start` and sets the sectors each op
