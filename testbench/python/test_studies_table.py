@@ -73,6 +73,33 @@ def test_readme_block_replaced_and_rest_kept(tmp_path):
     assert "6.75" not in text and "n: 7 y" in text and text.endswith("<!-- studies-table:end -->\nafter\n")
 
 
+def test_only_with_readme_replaces_its_rows_and_keeps_the_others(tmp_path):
+    runs = tmp_path / "runs"
+    write_csv(runs, "alpha", [["m", "", "1", "1", "x", "0.1"]])
+    write_csv(runs, "beta", [["n", "", "", "7", "y", ""]])
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- studies-table:begin -->\n<!-- studies-table:end -->\n")
+    assert run("--ufs-sim", fake_sim(tmp_path), "--runs", runs, "--readme", readme).returncode == 0
+    write_csv(runs, "beta", [["n", "", "", "9", "y", ""]])
+    os.remove(runs / "alpha" / "alpha.csv")  # alpha not re-run: its row must come from the README
+    p = run("--ufs-sim", fake_sim(tmp_path), "--runs", runs, "--readme", readme, "--only", "beta")
+    assert p.returncode == 0, p.stderr
+    rows = [l for l in readme.read_text().splitlines() if l.startswith("| `")]
+    assert [r.split("`")[1] for r in rows] == ["alpha", "beta"]  # the study list's order
+    assert "m: 1 -> 1 x" in rows[0] and "n: 9 y" in rows[1] and "n: 7" not in rows[1]
+
+
+def test_only_with_readme_refuses_a_hole(tmp_path):
+    runs = tmp_path / "runs"
+    write_csv(runs, "beta", [["n", "", "", "7", "y", ""]])
+    readme = tmp_path / "README.md"
+    original = "<!-- studies-table:begin -->\n<!-- studies-table:end -->\n"
+    readme.write_text(original)
+    p = run("--ufs-sim", fake_sim(tmp_path), "--runs", runs, "--readme", readme, "--only", "beta")
+    assert p.returncode == 2 and "no row for study alpha" in p.stderr
+    assert readme.read_text() == original
+
+
 @pytest.mark.parametrize("case, message", [
     ("missing", "no CSV for study beta"),
     ("bad-number", "alpha.csv:2: model is not a number: 'fast'"),
