@@ -5,8 +5,8 @@
 #   root   root clones and runs both commands (they install what is missing)
 #   user   a normal user clones and runs ./make.sh run: it must stop and print the
 #          apt-get command; root runs exactly that command; the user runs both commands
-# It also prints the install footprint (packages, download, installed size) of the core
-# and extras sets on the fresh root. Not part of CI: it downloads ~130 MB of packages and
+# It also prints the install footprint (packages, download, installed size) of the core,
+# extras and opt-in iss sets on the fresh root. Not part of CI: it downloads ~130 MB of packages and
 # builds twice from scratch (no ccache).
 #
 #   sudo .ci/fresh-debian.sh [--scenario root|user|footprint]... [--workdir DIR] [--mirror URL]
@@ -105,6 +105,8 @@ for s in "${scenarios[@]}"; do
       extras=$(bash "$repo/cmake/install-deps.sh" extras --list)
       note "footprint core ($core): $(footprint "$root" $core)"
       note "footprint core+extras: $(footprint "$root" $core $extras)"
+      iss=$(bash "$repo/cmake/install-deps.sh" iss --list)  # opt-in: cpu.model=iss (make deps-iss)
+      note "footprint iss ($iss): $(footprint "$root" $iss)"
       ;;
     root)
       fresh_root root-as-root
