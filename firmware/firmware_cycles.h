@@ -7,19 +7,25 @@
 namespace ufs {
 
 struct FirmwareCycles {
-  // See the preset for where the numbers come from.
-  uint32_t command_decode = 1200;   // UPIU fetch + CDB decode + dispatch
-  uint32_t map_lookup = 250;        // per logical block looked up
-  uint32_t map_update = 400;        // per logical block remapped
-  uint32_t flash_submit = 600;      // build and queue one flash operation
-  uint32_t flash_complete = 700;    // handle one flash completion
-  uint32_t transfer_setup = 500;    // program one host DMA (RTT or DATA IN)
-  uint32_t transfer_done = 400;     // handle a host DMA completion
-  uint32_t response = 600;          // build and send the RESPONSE UPIU
-  uint32_t cache_insert = 300;      // per logical block placed in the write cache
-  uint32_t write_command = 0;       // per write command: cache admission, overlap and ordering checks
-  uint32_t gc_per_sector = 150;     // GC bookkeeping per valid sector moved
-  uint32_t map_miss = 800;          // map cache miss: choose a victim, issue the load, install
+  // Derived from the firmware executed on the controller's core (issue 20: `ufs-sim
+  // experiment firmware-cost`, cpu.model=iss, at 3a8e76d's firmware): each constant is the
+  // instructions its charge_cycles call sites ran up to the next charge, per call, x cpu.cpi
+  // 0.9 (a Cortex-R5 on Dhrystone, tlm/cpu/cpu_params.h) + 12 wait cycles per HAL call;
+  // memmove's byte loop over the L2P map's compact runs (a host-side memory saving, not a
+  // controller's structure) left out. Instructions per call (where they ran). ufs31
+  // calibrates the per-command ones on top (its _source: the gap to a shipping firmware).
+  uint32_t command_decode = 870;    // 938: fw_entry, DeviceFirmware::on_command, SCSI dispatch
+  uint32_t map_lookup = 430;        // 473: ReadEngine::look_up, per block (with the read's set-up)
+  uint32_t map_update = 540;        // 600: WriteCache::host_data_arrived / programmed, per block
+  uint32_t flash_submit = 220;      // 222: FlashPort::submit (the op record, the HAL call)
+  uint32_t flash_complete = 170;    // 179: DeviceFirmware::on_flash_complete and its dispatch
+  uint32_t transfer_setup = 140;    // 127: ReadEngine::send_ready (DATA IN); WriteEngine's RTT with inserts
+  uint32_t transfer_done = 220;     // 223: DeviceFirmware::on_data_in_done / on_data_out_done
+  uint32_t response = 1060;         // 1134: CommandTable::respond (latency bookkeeping, RESPONSE UPIU)
+  uint32_t cache_insert = 70;       // 73: per block, WriteEngine::request_data's staging beyond its set-up
+  uint32_t write_command = 170;     // 190: WriteEngine::start_write (admission, overlap and order checks)
+  uint32_t gc_per_sector = 370;     // 407: VictimMover::moved, per valid sector (test-small GC run)
+  uint32_t map_miss = 260;          // 281: MapStore::wait_for_lookups / on_flash_done (victim, load, install)
 
   template <class B>
   void bind(B& b) {

@@ -18,9 +18,11 @@ struct HpbDeviceParams {
   uint32_t pinned_regions = 0;          // wNumHPBPinnedRegions (always active)
   uint32_t max_single_cmd_blocks = 128; // bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD (4 KiB blocks; HPB 1.0 uses 1)
   uint32_t dcm_activate_misses = 4;     // device control mode: map misses in a sub-region before recommending it
-  uint32_t cycles_hpb_read = 600;       // HPB READ: decode the entry, queue the verify job, take its result
-  uint32_t cycles_sign_entry = 40;      // READ BUFFER: per entry, read it from the map and queue its sign job
-  uint32_t cycles_dirty_mark = 30;      // mark a sub-region dirty (bitmap test and set, generation bump)
+  // Derived from the firmware on the core like firmware_cycles.h's (firmware-cost study;
+  // instructions per call x cpu.cpi 0.9 + 12 cycles per HAL call):
+  uint32_t cycles_hpb_read = 480;       // 504: HpbEntryServer::start / HpbReadVerify::start (entry decode, verify job)
+  uint32_t cycles_sign_entry = 380;     // 411: HpbEntryServer::sign_chunk, per entry (map read, sign job queued)
+  uint32_t cycles_dirty_mark = 30;      // not charged in the study's runs (HPB with writes): an estimate
   uint32_t response_entries = 0;        // HotStorage'17 prototype: updated entries per RESPONSE (0 = JEDEC HPB: none)
   uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM
 

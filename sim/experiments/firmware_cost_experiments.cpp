@@ -167,7 +167,7 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
 
   const double cpi = at(0, 1).at("cpu").at("iss").at("cpi").get<double>();
   std::printf("note: ufs31, cpu.cpi=%g, measured cost (executed instructions x cpi + wait states);\n"
-              "      native = the charge_cycles figures the firmware charged for the same entry (firmware_params.h,\n"
+              "      native = the charge_cycles figures the firmware charged for the same entry (firmware_cycles.h,\n"
               "      ufs31's overrides); per entry of each handler kind, 20,000 I/Os a run (HPB: after 10,000 warm-up reads).\n"
               "      loops: instructions of the C library's byte loops (picolibc's memcpy/memmove/memset, byte by byte),\n"
               "      of which memmove's (std::vector insert/erase: the L2P map's runs).\n",
