@@ -212,7 +212,8 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
     rows.push_back({"per I/O: instructions", jobs[j].x, kModelOnly, instr_io / all_ios, "instr", 0});
     rows.push_back({"per I/O: cycles", jobs[j].x, kModelOnly, cycles_io / all_ios, "cycles", 0});
   }
-  std::printf("  (cpu.interrupt_cycles, charged by the core model per handler, come on top in both modes)\n\n");
+  std::printf("  (native: cpu.interrupt_cycles per event and crypto_result_cycles per result come on top, charged by\n"
+              "   the core model; on the core the dispatch is executed: its cycles are in the entry's)\n\n");
 
   // ---- the native table derived from the profile runs
   // A constant's cycles: its sites' instructions per call x cpu.cpi, plus the wait states of

@@ -319,6 +319,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     c["heap_used_mib"] = double(iss->heap_used_bytes()) / 1048576.0;
     c["heap_mib"] = p.config().cpu.iss_heap_mib;
     c["fast_forwarded_instructions"] = iss->fast_forwarded_instructions();  // of the byte loops (cpu.iss_fast_loops)
+    // Every cycle the core was charged: with measured cost the events' cycles alone, with
+    // native cost also the core model's interrupt_cycles and crypto_result_cycles.
+    c["core_cycles"] = p.cpu.cycles_charged();
     for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
       const IssFirmware::KindCounters& n = iss->counters()[k];
       if (!n.entries) continue;

@@ -7,7 +7,9 @@ namespace ufs {
 // The controller core that runs the firmware.
 struct CpuParams {
   double clock_mhz = 800.0;          // Cortex-R8-class real-time core (ARM lists up to 1.5 GHz; UFS controllers run slower)
-  uint32_t interrupt_cycles = 150;   // exception entry/exit and dispatch per event
+  // Exception entry/exit and dispatch per event. Charged by the core model in the native mode
+  // (and the ISS with native cost); with measured cost the ISS executes the dispatch instead.
+  uint32_t interrupt_cycles = 150;
   // The crypto engine posts results to a completion FIFO and raises one interrupt while
   // the FIFO is non-empty (the usual completion-queue design, cf. UFSHCI's UTRLCNR/CQ):
   // one handler drains every result there, paying this per result popped.
@@ -47,9 +49,11 @@ struct CpuParams {
   template <class B>
   void bind(B& b) {
     b("clock_mhz", clock_mhz, "MHz", "firmware core clock");
-    b("interrupt_cycles", interrupt_cycles, "cycles", "interrupt entry, dispatch and exit per event");
+    b("interrupt_cycles", interrupt_cycles, "cycles",
+      "interrupt entry, dispatch and exit per event (not with cpu.model=iss measured cost: the dispatch is executed)");
     b("crypto_result_cycles", crypto_result_cycles, "cycles",
-      "pop and dispatch one crypto result from the completion FIFO (one interrupt drains the FIFO)");
+      "pop and dispatch one crypto result from the completion FIFO (one interrupt drains the FIFO; not with "
+      "cpu.model=iss measured cost)");
     b("rng_seed", rng_seed, "", "seed of the controller's hardware random number generator (HPB session keys)");
     bind_iss(b);
   }

@@ -11,6 +11,7 @@ FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params)
       bus("bus"),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      measured_(params.model == "iss" && params.iss_cost == "measured"),
       queue_("events", Deliver{this}),
       rng_state_(params.rng_seed) {
   SC_METHOD(power_on);  // runs once at the start of simulation
@@ -36,7 +37,7 @@ void FirmwareCpu::dispatch(Event& e) {
   const sc_time start = busy_until_ > now ? busy_until_ : now;
   clock_ = start;
   in_handler_ = true;
-  charge_cycles(params_.interrupt_cycles);
+  if (!measured_) charge_cycles(params_.interrupt_cycles);
   ++events_;
   if (trace_) {
     // The command the step works for: the event's own, or for a flash completion the
@@ -184,7 +185,7 @@ void FirmwareCpu::drain_crypto_fifo() {
   std::deque<HpbCryptoResult> batch;
   batch.swap(crypto_fifo_);
   for (const HpbCryptoResult& r : batch) {
-    charge_cycles(params_.crypto_result_cycles);
+    if (!measured_) charge_cycles(params_.crypto_result_cycles);
     firmware_->on_crypto_done(r);
   }
 }

@@ -101,6 +101,10 @@ class FirmwareCpu : public sc_core::sc_module,
 
   CpuParams params_;
   sc_core::sc_time cycle_;
+  // cpu.model=iss with measured cost: the core's time is what the firmware executed, its
+  // dispatch (fw_entry) and each crypto result's pop included, so interrupt_cycles and
+  // crypto_result_cycles (the native mode's figures for that work) are not charged on top.
+  bool measured_;
   TimedQueue<Event, Deliver> queue_;
   FirmwareEvents* firmware_ = nullptr;
   HostInterface* hostif_ = nullptr;
