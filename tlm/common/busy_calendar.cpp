@@ -30,7 +30,12 @@ uint64_t BusyCalendar::reserve_ps(uint64_t earliest, uint64_t duration) {
       booked_[n - 1].end = start + duration;
       return start;
     }
-    if (n - head_ >= 32 || (n != head_ && booked_[n - 1].end <= now)) prune(now);
+    if (n != head_ && booked_[n - 1].end <= now) {
+      booked_.clear();  // everything booked is over: what prune() would come to, without its walk
+      head_ = 0;
+    } else if (n - head_ >= 32) {
+      prune(now);
+    }
     booked_.push_back(Interval{start, start + duration});
     return start;
   }
