@@ -75,6 +75,21 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   if (wb_) wb_->buffer().visit_stats(v);
 }
 
+FirmwareRam DeviceFirmware::ram() const {
+  FirmwareRam r;
+  const BlockManager& blocks = ftl_.blocks();
+  const MapStore& map = ftl_.map_store();
+  r.tables.push_back({"block table", blocks.table_bytes()});
+  r.tables.push_back({"validity bitmaps", blocks.bitmap_bytes()});
+  if (map.enabled()) r.tables.push_back({"map directory", map.directory_bytes() + write_.map_writer().ram_bytes()});
+  r.tables.push_back({"write cache", write_.cache().units().ram_bytes()});
+  if (hpb_) r.tables.push_back({"hpb regions", hpb_->device().regions().ram_bytes()});
+  r.map_cache_bytes = map.frame_bytes();
+  r.map_shadow_bytes = ftl_.map().heap_bytes();
+  r.recovery_bytes = RecoveryScan::ram_bytes(blocks, ftl_.map().logical_blocks(), map.pages());
+  return r;
+}
+
 bool DeviceFirmware::idle() const {
   if (!table_.all_idle()) return false;
   if (write_.cache().units().busy()) return false;

@@ -15,6 +15,7 @@
 #include "ftl/latency_split.h"
 #include "ftl/map_cache.h"
 #include "ftl/slot_allocator.h"
+#include "core/firmware_ram.h"
 #include "core/ftl_core.h"
 #include "gc/garbage_collector.h"
 #include "idle/background_work.h"
@@ -73,6 +74,9 @@ class DeviceFirmware : public FirmwareEvents {
   const FirmwareStats& stats() const { return stats_; }
   // Every part's statistics, named as in stats.json (stats_visitor.h).
   void visit_stats(StatsVisitor& v) const;
+  // The controller's RAM the firmware takes (core/firmware_ram.h): its bounded tables, the
+  // map cache's frames, the host-side map shadow, the recovery scan's tables.
+  FirmwareRam ram() const;
   // Block manager, L2P map, flash port, map store.
   const FtlCore& ftl() const { return ftl_; }
   const CommandTable& commands() const { return table_; }

@@ -36,6 +36,14 @@ void BlockManager::mark_invalid(uint32_t ppa) {
   }
 }
 
+uint64_t BlockManager::table_bytes() const {
+  return uint64_t(blocks_.size()) * (sizeof(BlockInfo) + sizeof(uint32_t)) + points_.ram_bytes();
+}
+
+uint64_t BlockManager::bitmap_bytes() const {
+  return uint64_t(blocks_.size()) * ((layout_.sectors_per_block() + 63) / 64) * sizeof(uint64_t);
+}
+
 bool BlockManager::is_valid(uint32_t ppa) const {
   const BlockInfo& b = blocks_[layout_.block_of(ppa)];
   if (!b.valid_bits) return false;

@@ -76,6 +76,12 @@ class BlockManager {
   // kept in their own pool and never taken by GC or host TLC writes.
   void reserve_slc(uint32_t per_die);
 
+  // The controller's RAM these tables take (core/firmware_ram.h), for every block as a
+  // firmware in SRAM allocates them: each block's record and free-list entry, the write
+  // points; and each block's validity bitmap (allocated here on first program).
+  uint64_t table_bytes() const;
+  uint64_t bitmap_bytes() const;
+
   uint64_t total_erases() const { return total_erases_; }
   uint32_t bad_blocks() const { return bad_blocks_; }
 

@@ -24,6 +24,7 @@ class ClockMapCache : public MapCacheReplacement {
     }
     return list_.pop_tail();
   }
+  uint64_t ram_bytes() const override { return list_.ram_bytes() + referenced_.capacity(); }
 
  private:
   PageList list_;

@@ -54,6 +54,8 @@ class L2pMap {
   uint64_t chunks_dense() const { return chunks_dense_; }
   // Heap bytes the chunks hold (runs' capacity and dense arrays; not the directory).
   uint64_t bytes() const;
+  // bytes() and the chunk directory: everything the map holds.
+  uint64_t heap_bytes() const { return bytes() + uint64_t(chunks_.capacity()) * sizeof(Chunk); }
 
  private:
   // Offsets [off, off + len) of the chunk map to value, value + 1, ...

@@ -10,6 +10,7 @@ class LruMapCache : public MapCacheReplacement {
   void installed(uint32_t page) override { list_.push_front(page); }
   void used(uint32_t page) override { list_.move_to_front(page); }
   uint32_t evict() override { return list_.pop_tail(); }
+  uint64_t ram_bytes() const override { return list_.ram_bytes(); }
 
  private:
   PageList list_;

@@ -30,6 +30,7 @@ class MapCacheReplacement {
   virtual void used(uint32_t page) = 0;       // a hit on a resident page
   // The resident page to evict, no longer tracked from now on; kNone when none is resident.
   virtual uint32_t evict() = 0;
+  virtual uint64_t ram_bytes() const = 0;  // its per-page tables (core/firmware_ram.h)
 };
 
 // The registered policies: map_pages is the number of map pages (page ids 0..map_pages-1).
@@ -67,6 +68,7 @@ class PageList {
     push_front(p);
   }
   // Unlinks and returns the tail (kNone when empty).
+  uint64_t ram_bytes() const { return uint64_t(prev_.capacity() + next_.capacity()) * sizeof(uint32_t); }
   uint32_t pop_tail() {
     const uint32_t p = tail_;
     if (p != kNone) unlink(p);
@@ -103,6 +105,7 @@ class MapCache {
   void forget(uint32_t page) { if (!resident(page)) state_[page] = 0; }
   void mark_dirty(uint32_t page) { state_[page] |= kDirty; }
   void mark_clean(uint32_t page) { state_[page] &= uint8_t(~kDirty); }
+  uint64_t ram_bytes() const { return state_.capacity() + policy_->ram_bytes(); }  // per-page state and order
 
  private:
   static constexpr uint8_t kResident = 1, kDirty = 2, kLoaded = 4;

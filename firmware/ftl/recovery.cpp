@@ -17,6 +17,13 @@ RecoveryScan::RecoveryScan(const BlockManager& blocks, uint64_t logical_blocks, 
   for (uint32_t d = 0; d < cursor_block_.size(); ++d) cursor_block_[d] = d * blocks_per_die_;
 }
 
+uint64_t RecoveryScan::ram_bytes(const BlockManager& blocks, uint64_t logical_blocks, uint32_t map_pages) {
+  return logical_blocks * (2 * sizeof(uint64_t) + sizeof(uint32_t)) +
+         uint64_t(map_pages) * (sizeof(uint64_t) + sizeof(uint32_t)) +
+         uint64_t(blocks.layout().block_count()) * sizeof(BlockFound) +
+         uint64_t(blocks.layout().geometry().dies()) * 2 * sizeof(uint32_t);
+}
+
 void RecoveryScan::next(uint32_t die, uint32_t& block, uint32_t& page) const {
   const bool finished = cursor_block_[die] >= (die + 1) * blocks_per_die_;
   block = finished ? kDone : cursor_block_[die];

@@ -20,6 +20,9 @@ class RecoveryScan {
   static constexpr uint32_t kDone = ~0u;
 
   RecoveryScan(const BlockManager& blocks, uint64_t logical_blocks, uint32_t map_pages);
+  // The RAM a scan's tables take while it runs (core/firmware_ram.h): per LBA its newest
+  // copy's sequences and PPA, per map page the same, per block what was found.
+  static uint64_t ram_bytes(const BlockManager& blocks, uint64_t logical_blocks, uint32_t map_pages);
 
   // The block and page die `die` reads next; block == kDone when the die is finished.
   void next(uint32_t die, uint32_t& block, uint32_t& page) const;

@@ -28,6 +28,7 @@ class WritePoints {
   uint32_t open_block(uint32_t die, WriteStream s, uint32_t slot = 0, bool large = false) const {
     return open_[index(die, s, slot, large)];
   }
+  uint64_t ram_bytes() const { return uint64_t(open_.capacity()) * sizeof(uint32_t); }
 
  private:
   uint32_t index(uint32_t die, WriteStream s, uint32_t slot, bool large) const {

@@ -1,5 +1,6 @@
 #include "hpb/hpb_regions.h"
 #include <algorithm>
+#include "core/firmware_ram.h"
 
 namespace ufs {
 
@@ -161,6 +162,13 @@ void HpbRegions::add_recommendations(CommandResponse& r) {
   }
   r.hpb_update_alert = true;
   ++stats_.responses_with_hpb_sense;
+}
+
+uint64_t HpbRegions::ram_bytes() const {
+  const uint64_t bits = (subregion_blocks_ + 63) / 64 * sizeof(uint64_t);
+  return vector_bytes(dirty_) + vector_bytes(generation_) + vector_bytes(update_recommended_) +
+         vector_bytes(miss_count_) + vector_bytes(contiguous_) + uint64_t(contiguous_.size()) * bits +
+         vector_bytes(region_active_);
 }
 
 }  // namespace ufs

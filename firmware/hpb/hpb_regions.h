@@ -66,6 +66,10 @@ class HpbRegions : public MapMissListener {
   // A GOOD response: pending recommendations (or the reset) go into its sense data.
   void add_recommendations(CommandResponse& r);
 
+  // The controller's RAM (core/firmware_ram.h): the per-region and per-sub-region state, and
+  // the contiguity bits of every sub-region, as if all were published (the bound).
+  uint64_t ram_bytes() const;
+
   const HpbRegionStats& stats() const { return stats_; }
 
  private:

@@ -1,5 +1,6 @@
 #include "map/map_store.h"
 #include <algorithm>
+#include "core/firmware_ram.h"
 #include "ftl/l2p_map.h"
 
 namespace ufs {
@@ -7,7 +8,7 @@ namespace ufs {
 MapStore::MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
                    const BlockLayout& layout, FlashPort& flash)
     : hal_(hal), params_(params), layout_(layout), flash_(flash), client_(flash.attach(*this)),
-      spp_(geometry.sectors_per_page()), entries_per_page_(geometry.page_bytes / 4) {
+      spp_(geometry.sectors_per_page()), page_bytes_(geometry.page_bytes), entries_per_page_(geometry.page_bytes / 4) {
   if (!params.map_cache) return;
   const uint32_t pages = uint32_t((logical_blocks + entries_per_page_ - 1) / entries_per_page_);
   const uint32_t capacity = std::max<uint32_t>(1, uint32_t(uint64_t(params.l2p_sram_kib) * 1024 / geometry.page_bytes));
@@ -82,6 +83,12 @@ void MapStore::on_flash_done(uint64_t index, const FlashCompletion&) {
     listener_waits_[page] = 0;
     load_listener_->on_map_page_loaded();
   }
+}
+
+uint64_t MapStore::directory_bytes() const {
+  if (!cache_) return 0;
+  return vector_bytes(dir_) + vector_bytes(dir_seq_) + vector_bytes(waiters_) + vector_bytes(listener_waits_) +
+         cache_->ram_bytes();
 }
 
 const uint64_t& MapStore::counter(int which) const {

@@ -78,6 +78,11 @@ class MapStore : public FlashClient, public MapLookups {
   bool resident_dirty(uint32_t page) const { return cache_->resident(page) && cache_->dirty(page); }
   void written_back(uint32_t page) { if (cache_->resident(page)) cache_->mark_clean(page); }
 
+  // The controller's RAM (core/firmware_ram.h): the directory, the cache's per-page state and
+  // replacement order, the load waiters; and the cache's frames (the L2P SRAM).
+  uint64_t directory_bytes() const;
+  uint64_t frame_bytes() const { return cache_ ? uint64_t(cache_->capacity()) * page_bytes_ : 0; }
+
   const MapStoreStats& stats() const { return stats_; }
   const uint64_t& counter(int which) const;  // traced: 0 hits, 1 misses, 2 update misses, 3 loads
   void visit_stats(StatsVisitor& v) const;
@@ -92,6 +97,7 @@ class MapStore : public FlashClient, public MapLookups {
   FlashPort& flash_;
   uint32_t client_;
   uint32_t spp_;
+  uint32_t page_bytes_;
   uint64_t entries_per_page_;
   std::unique_ptr<MapCache> cache_;  // null: the whole map is resident
   std::vector<uint32_t> dir_;

@@ -1,4 +1,5 @@
 #include "map/map_writer.h"
+#include "core/firmware_ram.h"
 #include "ftl/l2p_map.h"
 
 namespace ufs {
@@ -182,6 +183,11 @@ void MapWriter::retry_programs() {
     program_waiters_.pop_front();
     program(unit);
   }
+}
+
+uint64_t MapWriter::ram_bytes() const {
+  return vector_bytes(queued_) + vector_bytes(relocations_) + vector_bytes(units_) +
+         uint64_t(units_.size()) * params_.program_pages * sizeof(uint32_t);
 }
 
 void MapWriter::visit_stats(StatsVisitor& v) const {

@@ -44,6 +44,8 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   void retry_programs();
   bool programs_waiting() const { return !program_waiters_.empty(); }
 
+  uint64_t ram_bytes() const;  // per map page: queued for write-back (core/firmware_ram.h)
+
   const MapWriterStats& stats() const { return stats_; }
   void visit_stats(StatsVisitor& v) const;
 

@@ -1,4 +1,5 @@
 #include "write/cache_units.h"
+#include "core/firmware_ram.h"
 #include <algorithm>
 
 namespace ufs {
@@ -22,6 +23,14 @@ CacheUnits::CacheUnits(const FirmwareParams& params, const FlashGeometry& geomet
   }
   if (!shape_.hybrid) for (uint32_t i = unit_count; i-- > 0;) free_units_.push_back(i);
   if (shape_.hybrid) slot_runs_ = std::make_unique<HybridSlotRuns>(unit_count, shape_.large);
+}
+
+uint64_t CacheUnits::ram_bytes() const {
+  uint64_t b = vector_bytes(units_) + vector_bytes(free_units_);
+  for (const Unit& u : units_)
+    b += vector_bytes(u.lbas) + vector_bytes(u.old_ppa) + vector_bytes(u.data_seq) + vector_bytes(u.fua_tag) +
+         vector_bytes(u.sync_tags);
+  return b;
 }
 
 uint32_t CacheUnits::allocate(WriteStream stream, bool may_use_reserve, bool large, bool flush) {

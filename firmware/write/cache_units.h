@@ -69,6 +69,7 @@ class CacheUnits {
   bool holds_fua(uint32_t unit, uint8_t tag) const;  // a slot of the unit waits for FUA write `tag`
 
   bool busy() const;  // a unit sealed or programming
+  uint64_t ram_bytes() const;  // the units' slot records (core/firmware_ram.h)
   void count_states(uint32_t (&free_filling_sealed_programming)[4]) const;
 
  private:

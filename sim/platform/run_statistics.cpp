@@ -288,6 +288,25 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     ftl["write_amplification"] = written ? json(double(programmed) / double(written)) : json(nullptr);
   }
 
+  // The firmware's RAM against the controller's SRAM (issue 20, core/firmware_ram.h): the
+  // bounded tables in memory.firmware_sram_kib (the run stopped at start if they did not
+  // fit), the map cache's frames in memory.l2p_sram_kib; apart, what the host-compiled
+  // firmware keeps that the controller would not (the full-map shadow) and the recovery
+  // scan's tables (only after a power loss).
+  {
+    const FirmwareRam ram = p.firmware().ram();
+    auto kib = [](uint64_t bytes) { return double(bytes) / 1024.0; };
+    json& r = j["firmware_ram"];
+    r["sram_kib"] = p.config().memory.firmware_sram_kib;
+    r["tables_kib"] = kib(ram.tables_bytes());
+    r["sram_used"] = kib(ram.tables_bytes()) / double(p.config().memory.firmware_sram_kib);
+    for (const FirmwareRam::Table& t : ram.tables) r["tables"][t.name] = kib(t.bytes);
+    r["l2p_sram_kib"] = p.config().memory.l2p_sram_kib;
+    r["map_cache_kib"] = kib(ram.map_cache_bytes);
+    r["map_shadow_kib"] = kib(ram.map_shadow_bytes);
+    r["recovery_scan_kib"] = kib(ram.recovery_bytes);
+  }
+
   json flash;
   flash["reads"] = p.fcc.ops_completed(FlashOpcode::Read);
   flash["programs"] = p.fcc.ops_completed(FlashOpcode::Program);
@@ -317,6 +336,10 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     c["mailbox_wait_cycles"] = p.config().cpu.mailbox_wait_cycles;
     c["sram_wait_cycles"] = p.config().cpu.sram_wait_cycles;
     c["heap_used_mib"] = double(iss->heap_used_bytes()) / 1048576.0;
+    // The heap's high-water mark on the core (sbrk's top); the host-side instance whose tables
+    // were checked never ran, so its map shadow is not this run's (the heap holds that).
+    j["firmware_ram"]["iss_heap_kib"] = double(iss->heap_used_bytes()) / 1024.0;
+    j["firmware_ram"].erase("map_shadow_kib");
     c["heap_mib"] = p.config().cpu.iss_heap_mib;
     c["fast_forwarded_instructions"] = iss->fast_forwarded_instructions();  // of the byte loops (cpu.iss_fast_loops)
     // Every cycle the core was charged: with measured cost the events' cycles alone, with

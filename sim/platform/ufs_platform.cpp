@@ -71,6 +71,7 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
       !problem.empty())
     throw ConfigError("writebooster." + problem);
   firmware_ = std::make_unique<DeviceFirmware>(cpu, config_.firmware, fcc.geometry());
+  check_firmware_ram();
   if (config_.cpu.model == "iss") {
 #ifdef UFS_HAVE_ISS
     IssOptions o;
@@ -108,6 +109,17 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
   cpu.attach(&wheel);
   fcc.attach(&wheel);
   crypto.attach(&wheel);
+}
+
+// The firmware's tables are sized for the whole device at start (core/firmware_ram.h): a
+// controller whose SRAM cannot hold them cannot run this firmware.
+void UfsPlatform::check_firmware_ram() const {
+  const FirmwareRam ram = firmware_->ram();
+  const uint64_t sram = uint64_t(config_.memory.firmware_sram_kib) * 1024;
+  if (ram.tables_bytes() <= sram) return;
+  throw ConfigError("memory.firmware_sram_kib: " + std::to_string(config_.memory.firmware_sram_kib) +
+                    " KiB of SRAM cannot hold the firmware's tables: they need " +
+                    std::to_string((ram.tables_bytes() + 1023) / 1024) + " KiB (" + ram.describe() + ")");
 }
 
 void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<std::string> stream_names) {

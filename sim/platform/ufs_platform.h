@@ -65,6 +65,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
 
  private:
   PlatformConfig config_;
+  void check_firmware_ram() const;
   std::unique_ptr<DeviceFirmware> firmware_;
   std::unique_ptr<IssFirmware> iss_;
   std::unique_ptr<HpbHostCache> hpb_host_;

@@ -27,6 +27,8 @@ expect malformed-json "parse error" -- run --preset "$tmp/broken.json" --workloa
 expect missing-preset "nosuchpreset" -- run --preset nosuchpreset --workload rw=randread,count=10
 expect bad-workload-key "bsz" -- run --preset test-small --workload rw=randread,bsz=4k
 expect read-area-below-a-segment "read_segment_blocks (32)" -- run --preset test-small --set memory.data_buffer_kib=576 --set firmware.write_cache_kib=512 --workload rw=randread,count=10
+# The firmware's tables (block table, validity bitmaps, map directory: 17 KiB on test-small) in too little SRAM.
+expect firmware-sram-too-small "memory.firmware_sram_kib: 8 KiB of SRAM cannot hold the firmware's tables: they need" -- run --preset test-small --set memory.firmware_sram_kib=8 --workload rw=randread,count=10
 expect beyond-capacity "exceeds" -- run --preset test-small --workload rw=randread,size=10t
 expect bad-trace-line "bad.csv:3" -- run --preset test-small --workload "trace:mobile:$tmp/bad.csv"
 expect bad-option "no-such-option" -- run --preset test-small --workload rw=randread,count=10 --no-such-option

@@ -1,0 +1,39 @@
+// The firmware's RAM as the controller holds it (issue 20): a DRAM-less controller has a
+// few MiB of SRAM, so the firmware's tables are sized for the whole device at start (as a
+// firmware in SRAM allocates them statically) and must fit it. Each part says what its
+// tables take; the platform checks the sum against the preset's SRAM
+// (memory.firmware_sram_kib) and reports it in stats.json.
+//
+// Kept apart: the map cache's frames (the L2P SRAM, memory.l2p_sram_kib: its pages fit by
+// construction), the full-map shadow the host-compiled firmware still keeps in its heap
+// (ftl/l2p_map: the entries of map pages on NAND; not the controller's RAM) and the
+// recovery scan's per-LBA tables (only after a power loss, freed when it ends).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ufs {
+
+struct FirmwareRam {
+  struct Table {
+    const char* name;  // "block table", "validity bitmaps", ...
+    uint64_t bytes;
+  };
+  std::vector<Table> tables;      // the bounded tables: what memory.firmware_sram_kib must hold
+  uint64_t map_cache_bytes = 0;   // the SRAM map cache's frames (0: firmware.map_cache false)
+  uint64_t map_shadow_bytes = 0;  // the host-side full map (L2P entries of the map pages)
+  uint64_t recovery_bytes = 0;    // the recovery scan's tables (transient, after a power loss)
+
+  uint64_t tables_bytes() const;
+  // "block table 1,368 KiB, validity bitmaps 16,416 KiB, ..." (each table, biggest first).
+  std::string describe() const;
+};
+
+// Bytes a vector's elements take (its capacity: what the allocator gave it).
+template <class V>
+uint64_t vector_bytes(const V& v) {
+  return uint64_t(v.capacity()) * sizeof(typename V::value_type);
+}
+
+}  // namespace ufs
