@@ -165,10 +165,10 @@ void HpbRegions::add_recommendations(CommandResponse& r) {
 }
 
 uint64_t HpbRegions::ram_bytes() const {
-  const uint64_t bits = (subregion_blocks_ + 63) / 64 * sizeof(uint64_t);
-  return vector_bytes(dirty_) + vector_bytes(generation_) + vector_bytes(update_recommended_) +
-         vector_bytes(miss_count_) + vector_bytes(contiguous_) + uint64_t(contiguous_.size()) * bits +
-         vector_bytes(region_active_);
+  uint64_t b = vector_bytes(dirty_) + vector_bytes(generation_) + vector_bytes(update_recommended_) +
+              vector_bytes(miss_count_) + vector_bytes(contiguous_) + vector_bytes(region_active_);
+  for (const std::vector<uint64_t>& bits : contiguous_) b += vector_bytes(bits);
+  return b;
 }
 
 }  // namespace ufs

@@ -67,7 +67,7 @@ class HpbRegions : public MapMissListener {
   void add_recommendations(CommandResponse& r);
 
   // The controller's RAM (core/firmware_ram.h): the per-region and per-sub-region state, and
-  // the contiguity bits of every sub-region, as if all were published (the bound).
+  // the contiguity bits of the sub-regions published now (a bit per LBA the host holds).
   uint64_t ram_bytes() const;
 
   const HpbRegionStats& stats() const { return stats_; }
