@@ -222,6 +222,7 @@ struct Result {
   std::array<IssFirmware::KindCounters, IssFirmware::kKinds> cost{};  // ISS only, every kind
   uint64_t fast_forwarded = 0;              // ISS only
   int fast_loops_found = 0;                 // ISS only
+  uint64_t inline_store_pages = 0;          // ISS only: TLB entries made dirty, over every core of the run
   std::vector<IssFirmware::ChargeSite> sites;  // ISS with measured cost only
   std::map<uint32_t, std::string> site_functions;  // caller -> its function
   std::map<std::string, std::string> stats;  // the firmware's statistics at the end (visit_stats)
@@ -248,6 +249,7 @@ struct IssMode {
   bool native_cost = true;
   bool fast_loops = true;
   uint32_t sram_wait_cycles = 0;
+  bool inline_stores = true;
 };
 
 Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
@@ -256,7 +258,9 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
   Tap tap(hw);
   hw.attach(&tap);
   Firmware fw;
+  Result out;
   auto build = [&] {
+    if (fw.iss) out.inline_store_pages += fw.iss->inline_store_pages();
     fw.native.reset();
     fw.iss.reset();
     if (on_iss) {
@@ -265,6 +269,7 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
       o.native_cost = mode.native_cost;
       o.fast_loops = mode.fast_loops;
       o.sram_wait_cycles = mode.sram_wait_cycles;
+      o.inline_stores = mode.inline_stores;
       o.mailbox_wait_cycles = 12;
       o.heap_mib = 64;
       fw.iss = std::make_unique<IssFirmware>(tap, s.params, s.geo, o);
@@ -279,7 +284,6 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
   hw.post(0, [&] { tap.on_power_up(); });
 
   std::mt19937_64 rng(20);
-  Result out;
   uint64_t issued = 0, version = 0;
   std::vector<uint64_t> entries;  // READ BUFFER's, for HPB READ
   const uint64_t span = cap * 9 / 10;
@@ -356,6 +360,7 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
     out.cost = fw.iss->counters();
     out.fast_forwarded = fw.iss->fast_forwarded_instructions();
     out.fast_loops_found = fw.iss->fast_loops_found();
+    out.inline_store_pages += fw.iss->inline_store_pages();
     out.sites = fw.iss->charge_sites();
     for (const auto& site : out.sites) out.site_functions[site.caller] = fw.iss->function_at(site.caller);
   }
@@ -495,6 +500,7 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   const Result b = run(s, true, slow);
   CHECK(a.fast_loops_found == 4);  // memcpy, memmove up and down, memset: picolibc's code
   CHECK(b.fast_forwarded == 0);
+  CHECK(a.inline_store_pages + b.inline_store_pages == 0);  // SRAM wait states: memory hooks see every store
   CHECK(a.fast_forwarded > 100000);
   check_same_log(a, "fast", b, "slow");
   CHECK(a.completed > 1400);  // (commands in flight at the cut get no response)
@@ -518,6 +524,49 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   CHECK(a.stats == b.stats);
   INFO(covered(b));
   CHECK(b.calls.at("power_cut") == 1);
+}
+
+// Guest stores on the translated code's inline path (IssOptions::inline_stores: Unicorn
+// 2.0.1's TLB entries made dirty, iss_firmware.cpp) must leave the run exactly as the
+// library's store helper does: the same calls at the same times, instructions and cycles
+// per event kind and statistics, with measured cost (the timing follows the instruction
+// count). The byte loops run on the core here (fast_loops off): every byte of the L2P map's
+// memmoves is a guest store, as are the mailbox records, the stack and the heap's tables;
+// a power cut brings up a second core (its own TLB).
+TEST_CASE("ISS: guest stores on the inline path leave the run identical, instruction for instruction", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.commands = 3300;
+  s.precondition_blocks = 4096;
+  s.power_cut_after = 3000;
+  const Result a = run(s, true, IssMode{false, false, 0, true});
+  const Result b = run(s, true, IssMode{false, false, 0, false});
+  unsigned major = 0, minor = 0;
+  const unsigned full = uc_version(&major, &minor);
+  if (major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1) {
+    CHECK(IssFirmware::inline_stores());
+    CHECK(a.inline_store_pages > 100);  // the heap, the stack and the mailbox window, on both cores
+  } else {
+    WARN("Unicorn " << major << "." << minor << ": inline stores are for 2.0.1 only");
+    CHECK(a.inline_store_pages == 0);
+  }
+  CHECK(b.inline_store_pages == 0);
+  check_same_log(a, "inline", b, "helper");
+  CHECK(a.completed > 3200);
+  for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
+    INFO(IssFirmware::kind_name(k));
+    CHECK(a.cost[k].entries == b.cost[k].entries);
+    CHECK(a.cost[k].instructions == b.cost[k].instructions);
+    CHECK(a.cost[k].max_instructions == b.cost[k].max_instructions);
+    CHECK(a.cost[k].cycles == b.cost[k].cycles);
+    CHECK(a.cost[k].crossings == b.cost[k].crossings);
+  }
+  CHECK(a.cost[size_t(mailbox::Event::FlashComplete)].instructions > 0);
+  CHECK(a.stats == b.stats);
+  INFO(covered(b));
+  CHECK(b.calls.at("power_cut") == 1);
+  CHECK(b.calls.count("erase") == 1);  // GC ran: the map's runs moved with it
 }
 
 // The firmware-cost study derives the native table from the charge sites: every
@@ -565,15 +614,17 @@ TEST_CASE("ISS: measured cost by charge site adds up to the instructions per eve
   CHECK(n.sites.empty());
 }
 
-// Debian 12's Unicorn (2.0.1) takes every guest store through a page collection that Arm
-// never reads; this process replaces it (iss_firmware.cpp). If a link change stopped the
-// executable from exporting the replacement, every run would silently be ~2x slower.
-TEST_CASE("ISS: guest stores skip Unicorn 2.0.1's page collection", "[iss]") {
+// Debian 12's Unicorn (2.0.1) takes every guest store through its store helper and a page
+// collection that Arm never reads; this process replaces both (iss_firmware.cpp). If a link
+// change stopped the executable from exporting the replacements, every run would silently
+// be 2-5x slower.
+TEST_CASE("ISS: guest stores skip Unicorn 2.0.1's page collection and store helper", "[iss]") {
   unsigned major = 0, minor = 0;
   const unsigned full = uc_version(&major, &minor);
   if (major != 2 || minor != 0 || ((full >> 8) & 0xff) != 1) {
     WARN("Unicorn " << major << "." << minor << ": the shortcut is for 2.0.1 only");
     CHECK_FALSE(IssFirmware::store_shortcut());
+    CHECK_FALSE(IssFirmware::inline_stores());
     return;
   }
   FlashGeometry g = small_geometry();
@@ -584,6 +635,9 @@ TEST_CASE("ISS: guest stores skip Unicorn 2.0.1's page collection", "[iss]") {
   o.heap_mib = 64;
   IssFirmware fw(hw, p, g, o);  // the first core decides
   CHECK(IssFirmware::store_shortcut());
+  // And the stores above the code memory run inline (the next test checks they are right).
+  CHECK(IssFirmware::inline_stores());
+  CHECK(fw.inline_store_pages() > 0);  // boot wrote its tables to the heap
 }
 
 TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one clear error", "[iss]") {

@@ -17,54 +17,118 @@
 
 // ---- Unicorn 2.0.1's store path, made cheap (issue 20: ISS speed)
 // Unicorn 2.0.1 (Debian 12's libunicorn) never marks RAM dirty, so every guest store takes
-// QEMU's notdirty_write slow path (fixed upstream after 2.0.1: unicorn-engine/unicorn#1970,
-// #2337). There, page_collection_lock builds a GTree of the written page's TBs (two
-// mallocs) and page_collection_unlock frees it again: two thirds of the host's time per
-// store. On Arm the collection is never read: Unicorn compiled out its page locks, and only
-// targets with TARGET_HAS_PRECISE_SMC (x86, s390x) use it; tb_invalidate_phys_page_fast,
-// which still runs for every store, finds and invalidates translated code on the written
-// page without it. So this process defines the two Arm functions itself (the executable's
-// definitions come before the library's: libunicorn calls them through its PLT) as the
-// empty lock they are on Arm. Only for the library this was checked against (2.0.1,
-// also at run time); any other version gets the library's own functions.
+// QEMU's notdirty_write slow path (fixed upstream after 2.0.1: unicorn-engine/unicorn#1839,
+// #1970, #2337). Two replacements, each a function libunicorn calls through its PLT (the
+// executable's definitions come first), each only for the library this was checked against
+// (2.0.1, at build and at run time; any other version gets the library's own behaviour):
+//
+// 1. page_collection_lock/unlock: in notdirty_write they build a GTree of the written page's
+//    TBs (two mallocs) and free it again. On Arm the collection is never read: Unicorn
+//    compiled out its page locks, and only targets with TARGET_HAS_PRECISE_SMC (x86, s390x)
+//    use it; tb_invalidate_phys_page_fast finds and invalidates translated code on the
+//    written page without it. Here they are the empty lock they are on Arm.
+// 2. The slow path itself: tlb_set_page_with_attrs sets TLB_NOTDIRTY on every writable RAM
+//    page it maps (RAM is "always clean"), so no guest store takes the generated code's
+//    inline path: each calls the store helper, notdirty_write and
+//    tb_invalidate_phys_page_fast (~730 host instructions a store). The flag exists for
+//    pages holding translated code (a store there must invalidate it); upstream sets it
+//    only for those since. Our core executes code from the ATCM alone, so once the library
+//    has filled a TLB entry for a writable page above the ATCM, the flag is cleared with the
+//    library's own tlb_set_dirty (it clears exactly TLB_NOTDIRTY in entries that have no
+//    other flag: MMIO and the doorbell stay as they are): that page's stores then run
+//    inline. Only while a core that asked for it runs (IssOptions::inline_stores, and never
+//    with memory hooks, e.g. cpu.sram_wait_cycles: an inline store skips them). The
+//    signatures are 2.0.1's arm target (32-bit target_ulong, 4-byte MemTxAttrs), checked
+//    against the disassembly of Debian's libunicorn.so.2 (notes/20-s21-speed.md).
 #if UC_API_MAJOR == 2 && UC_API_MINOR == 0 && UC_API_PATCH == 1
 namespace {
 using PageCollectionLock = void* (*)(uc_struct*, uint64_t, uint64_t);
 using PageCollectionUnlock = void (*)(void*);
-// Set by the first IssFirmware, before any guest code runs (the only caller is the core).
-bool page_collection_shortcut = false;
+using TlbSetPage = void (*)(void* cpu, uint32_t vaddr, uint64_t paddr, uint32_t attrs, int prot, int mmu_idx,
+                            uint32_t size);
+using TlbSetDirty = void (*)(void* cpu, uint32_t vaddr);
+// Set once, by the first IssFirmware before any guest code runs (the only caller is the core).
+bool shortcuts_looked_up = false;
+bool unicorn_201 = false;  // the library running is 2.0.1
 PageCollectionLock real_page_collection_lock = nullptr;
 PageCollectionUnlock real_page_collection_unlock = nullptr;
+TlbSetPage real_tlb_set_page = nullptr;
+TlbSetDirty real_tlb_set_dirty = nullptr;
 uint64_t empty_page_collection = 0;
-void init_page_collection_shortcut() {
-  if (real_page_collection_lock) return;
+// While a core that asked for inline stores runs on this thread: its writable pages at or
+// above dirty_from (0: none) are made dirty, counted in *dirty_pages.
+thread_local uint32_t dirty_from = 0;
+thread_local uint64_t* dirty_pages = nullptr;
+constexpr int kPageWrite = 2;  // QEMU's PAGE_WRITE
+void init_store_shortcuts() {
+  if (shortcuts_looked_up) return;
+  shortcuts_looked_up = true;
   real_page_collection_lock = reinterpret_cast<PageCollectionLock>(dlsym(RTLD_NEXT, "page_collection_lock_arm"));
   real_page_collection_unlock = reinterpret_cast<PageCollectionUnlock>(dlsym(RTLD_NEXT, "page_collection_unlock_arm"));
+  real_tlb_set_page = reinterpret_cast<TlbSetPage>(dlsym(RTLD_NEXT, "tlb_set_page_with_attrs_arm"));
+  real_tlb_set_dirty = reinterpret_cast<TlbSetDirty>(dlsym(RTLD_NEXT, "tlb_set_dirty_arm"));
   unsigned major = 0, minor = 0;
   const unsigned full = uc_version(&major, &minor);
-  page_collection_shortcut = major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1;
+  unicorn_201 = major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1;
+}
+[[noreturn]] void missing(const char* name) {
+  std::fprintf(stderr, "cpu.model=iss: libunicorn calls %s but its own definition cannot be found\n", name);
+  std::abort();
 }
 }  // namespace
 extern "C" {
 void* page_collection_lock_arm(uc_struct* uc, uint64_t start, uint64_t end) {
-  if (page_collection_shortcut || !real_page_collection_lock) return &empty_page_collection;
+  init_store_shortcuts();
+  if (unicorn_201 || !real_page_collection_lock) return &empty_page_collection;
   return real_page_collection_lock(uc, start, end);
 }
 void page_collection_unlock_arm(void* set) {
   if (set != &empty_page_collection) real_page_collection_unlock(set);
 }
+void tlb_set_page_with_attrs_arm(void* cpu, uint32_t vaddr, uint64_t paddr, uint32_t attrs, int prot, int mmu_idx,
+                                 uint32_t size) {
+  init_store_shortcuts();
+  if (!real_tlb_set_page) missing("tlb_set_page_with_attrs_arm");
+  real_tlb_set_page(cpu, vaddr, paddr, attrs, prot, mmu_idx, size);
+  if (dirty_from && vaddr >= dirty_from && (prot & kPageWrite)) {
+    real_tlb_set_dirty(cpu, vaddr);
+    ++*dirty_pages;
+  }
+}
 }
 namespace {
 // Whether libunicorn's calls reach the definitions above (the executable exports them).
 bool store_shortcut_in_use() {
-  return page_collection_shortcut &&
+  return unicorn_201 && real_page_collection_lock &&
          dlsym(RTLD_DEFAULT, "page_collection_lock_arm") == reinterpret_cast<void*>(&page_collection_lock_arm);
 }
+bool tlb_shortcut_in_use() {
+  return unicorn_201 && real_tlb_set_page && real_tlb_set_dirty &&
+         dlsym(RTLD_DEFAULT, "tlb_set_page_with_attrs_arm") == reinterpret_cast<void*>(&tlb_set_page_with_attrs_arm);
+}
+// While a core runs: its stores at or above `from` take the inline path (0: the library's).
+struct InlineStores {
+  uint32_t saved_from;
+  uint64_t* saved_pages;
+  InlineStores(uint32_t from, uint64_t* pages) : saved_from(dirty_from), saved_pages(dirty_pages) {
+    static const bool usable = tlb_shortcut_in_use();  // (after the first core's init_store_shortcuts)
+    dirty_from = usable ? from : 0;
+    dirty_pages = pages;
+  }
+  ~InlineStores() {
+    dirty_from = saved_from;
+    dirty_pages = saved_pages;
+  }
+};
 }  // namespace
 #else
 namespace {
-void init_page_collection_shortcut() {}
+void init_store_shortcuts() {}
 bool store_shortcut_in_use() { return false; }
+bool tlb_shortcut_in_use() { return false; }
+struct InlineStores {
+  InlineStores(uint32_t, uint64_t*) {}
+};
 }  // namespace
 #endif
 
@@ -111,6 +175,8 @@ const char* IssFirmware::kind_name(size_t kind) {
 }
 
 bool IssFirmware::store_shortcut() { return store_shortcut_in_use(); }
+
+bool IssFirmware::inline_stores() { return tlb_shortcut_in_use(); }
 
 void IssFirmware::fail(const std::string& what) const {
   throw std::runtime_error("cpu.model=iss: " + what);
@@ -176,7 +242,7 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
     fail(options.elf + ": fw_start, fw_entry, fw_halt or fw_heap_top missing (not built from firmware/target?)");
 
   // ---- the core and its memory map
-  init_page_collection_shortcut();
+  init_store_shortcuts();
   if (uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc_.uc) != UC_ERR_OK) fail("Unicorn cannot open an Arm core");
   // Cortex-R5F: Unicorn's ARMv7-R core; the Cortex-R8 the firmware is built for runs the same
   // ARMv7-R instruction set (it differs in pipeline and caches, which the cost model covers).
@@ -282,6 +348,9 @@ void IssFirmware::run(uint32_t kind) {
   uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
   const uint32_t begin = (kind ? entry_ : start_) | 1u;  // Thumb
   halted_ = false;
+  // Memory hooks (heap wait states) keep every store on the library's path.
+  const InlineStores stores_inline(options_.inline_stores && !options_.sram_wait_cycles ? kCodeBase + kCodeBytes : 0,
+                                  &inline_store_pages_);
   const uc_err err = uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);

@@ -39,6 +39,10 @@ struct IssOptions {
   // what the loop's remaining iterations would do (same memory, registers and flags after)
   // and counts the instructions and heap accesses they would execute. Same run either way.
   bool fast_loops = true;
+  // Guest stores to RAM above the code memory take the translated code's inline path instead
+  // of Unicorn 2.0.1's store helper (iss_firmware.cpp says why that is safe); never with
+  // sram_wait_cycles (memory hooks). Same run either way.
+  bool inline_stores = true;
 };
 
 class IssFirmware : public FirmwareEvents {
@@ -102,6 +106,10 @@ class IssFirmware : public FirmwareEvents {
   // Whether guest stores skip Unicorn 2.0.1's per-store page collection in this process
   // (iss_firmware.cpp says why that is safe on Arm); false with any other Unicorn.
   static bool store_shortcut();
+  // Whether guest stores above the code memory can take the inline path in this process
+  // (Unicorn 2.0.1 only), and how many TLB entries this core's runs made dirty for it.
+  static bool inline_stores();
+  uint64_t inline_store_pages() const { return inline_store_pages_; }
   // Instructions the byte loops would have executed that the host did instead (fast_loops),
   // and how many of the library's loops it recognised in the ELF (of 4).
   uint64_t fast_forwarded_instructions() const { return fast_forwarded_; }
@@ -142,6 +150,7 @@ class IssFirmware : public FirmwareEvents {
   void fast_forward(uint32_t address);
   uint8_t* ram(uint32_t address, uint64_t bytes, bool write);  // nullptr unless wholly in one RAM
   uint64_t fast_forwarded_ = 0;
+  uint64_t inline_store_pages_ = 0;
 
   Hal& hal_;
   IssOptions options_;
