@@ -16,10 +16,7 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       shares_(shares),
       wear_(hal, params, blocks),
       selector_(hal, params, blocks, shares, wear_),
-      // Not with hybrid page size yet: the gate counts each pool's room (gc/host_pacing.h), but
-      // after a power cut the pool whose last block host data took ends out of room for GC
-      // (the hybrid power-loss tests turn the device read-only; issue 14 note s19).
-      gate_(blocks, params.gc.host_pacing && !blocks.layout().hybrid(), params.write_unit_sectors(blocks.layout().geometry()),
+      gate_(blocks, params.gc.host_pacing, params.write_unit_sectors(blocks.layout().geometry()),
             erased, params.gc.copy_back),
       mover_(hal, params, blocks, flash, units, gate_, *this),
       gc_(blocks.layout().geometry().dies()) {}

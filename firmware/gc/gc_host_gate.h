@@ -2,8 +2,8 @@
 // whether a host unit may go to a die in foreground GC and whether host data or map pages
 // may open one of a die's last free blocks; a die that refused something retries
 // (GcEraseListener::pace_earned) when its GC's progress may have changed the answer: a unit
-// of moved data programmed, a page copied back. Off (firmware.gc_host_pacing false, or hybrid
-// page size: garbage_collector.cpp): nothing is paced and the hard limit is a whole free block.
+// of moved data programmed, a page copied back. Off (firmware.gc_host_pacing false): nothing is
+// paced and the hard limit is a whole free block.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -25,8 +25,7 @@ struct GcParams {
   // data and map pages may use the room GC's victim does not need (the last free block, a
   // unit of GC's open block); false: host data takes the die's free blocks down to the last
   // one at full speed, then waits for whole victims. With gc_copy_back GC's room is its block
-  // of every plane. Not applied with hybrid page size (after a power cut GC can end without
-  // room in a pool whose last block host data took: issue 14 note s19).
+  // of every plane; with hybrid page size each pool's.
   bool host_pacing = true;
   uint32_t bg_idle_us = 0;           // background GC after this long without commands (0: off)
   uint32_t bg_free_blocks = 8;       // per die: background GC cleans until this many free blocks

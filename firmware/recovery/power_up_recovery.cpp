@@ -69,11 +69,13 @@ void PowerUpRecovery::finish() {
 // Blocks that hold anything are closed (GC reclaims them). A block cut part-way is written
 // on from the next program unit (a torn unit is simply skipped): one per stream, die and
 // pool, the others stay closed for GC. The NAND does not say which stream wrote a block, so
-// GC gets the one with the most room, the host the next: host data never takes a pool's
-// last free block, but GC may have taken it for the victim it was moving when the power
-// went, and then only a write point of its own lets it finish that victim (the scan finds
-// its moves not yet programmed still in the victim, so the victim holds at most what GC's
-// own block has room for) and give the pool a block back.
+// GC gets the one with the most room, the host the next: GC may have taken the pool's last
+// free block for the victim it was moving when the power went (or, with host pacing, host
+// data took it while GC's block covered that victim: gc/host_pacing.h), and then only a
+// write point of its own lets it finish that victim and give the pool a block back. The
+// victim holds at most what GC's own block has room for: the scan finds GC's moves not yet
+// programmed still in the victim, and those programmed in GC's block (the copy programmed
+// last wins: ftl/recovery.h).
 void PowerUpRecovery::rebuild_blocks() {
   const auto& found = scan_->blocks_found();
   std::vector<std::pair<uint32_t, uint32_t>> part_written;  // (next page, block)
