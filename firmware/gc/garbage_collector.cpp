@@ -43,7 +43,10 @@ bool GarbageCollector::check_pool(uint32_t die, bool large) {
   if (g.active && mover_.move(die).flush && free < target) mover_.fill(die);  // a paused flush finishes first
   if (held_ || g.active || free >= target) return false;
   bool to_other = false;
-  const uint32_t victim = selector_.pick(die, large, to_other);
+  // Hybrid: what the other pool can take of a victim's data (no victim on the die now: its
+  // room beyond a block for its own next victim).
+  const int64_t other_room = blocks_.layout().hybrid() ? gate_.pacing().gc_spare(die, !large) : 0;
+  const uint32_t victim = selector_.pick(die, large, to_other, other_room);
   if (victim == BlockManager::kNoBlock) return false;
   // Below the foreground threshold host units go at this victim's pace; a victim taken
   // only for idle time's higher target paces nothing (the hard limit still follows it).

@@ -62,7 +62,11 @@ int64_t HostPacing::gc_spare(uint32_t die, bool large) const {
   int64_t room = int64_t(blocks_.pools().free_blocks(die, large)) * block_sectors(large);
   for (uint32_t slot = 0; slot < slots; ++slot) room += open_room(die, map ? WriteStream::Map : WriteStream::Gc, slot, large);
   if (d.victim == BlockManager::kNoBlock || d.to_large != large) return room - block_sectors(large);  // the next victim's block
-  return room - int64_t(blocks_.info(d.victim).valid + unit(large));
+  // Hybrid, a victim of the other pool moved into this one: its erase gives the block back
+  // to the other pool, so this one still keeps a block for its own next victim.
+  const BlockInfo& v = blocks_.info(d.victim);
+  const int64_t next = v.large != large ? block_sectors(large) : 0;
+  return room - int64_t(v.valid + unit(large)) - next;
 }
 
 bool HostPacing::may_open_block(uint32_t die, bool large) const {

@@ -57,7 +57,8 @@ class HostPacing {
   // GC's need).
   bool may_share_gc_block(uint32_t die, bool large = false) const;
   // GC's room in the pool beyond its need, in sectors: the victim's valid sectors left and a
-  // unit of padding when its data goes there, else a whole block for the pool's next victim.
+  // unit of padding when its data goes there, else a whole block for the pool's next victim
+  // (hybrid: both when the victim is of the other pool: its erase gives this pool nothing).
   int64_t gc_spare(uint32_t die, bool large = false) const;
   // Room above what GC still needs (paced dies; the figure may_place compares), in sectors.
   int64_t allowance(uint32_t die) const;

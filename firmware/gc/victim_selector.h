@@ -33,8 +33,9 @@ class VictimSelector {
     return free < (burst_[die * 2 + large] ? params_.gc.stop_free_blocks : params_.gc.start_free_blocks);
   }
   // The pool's next victim, kNoBlock when none is worth cleaning. to_other (hybrid): the pool
-  // holds more than its share, so the victim's data goes into the other pool.
-  uint32_t pick(uint32_t die, bool large, bool& to_other);
+  // holds more than its share, so the victim's data goes into the other pool, if that pool's
+  // room beyond its own next victim's block (other_room, sectors: GC's spare there) takes it.
+  uint32_t pick(uint32_t die, bool large, bool& to_other, int64_t other_room = 0);
 
  private:
   Hal& hal_;

@@ -6,6 +6,9 @@
 #include <functional>
 #include <random>
 #include "fake_platform.h"
+#include "gc/host_pacing.h"
+#include "gc/victim_selector.h"
+#include "gc/wear_migration.h"
 
 using namespace ufs;
 using namespace ufs::test;
@@ -312,6 +315,65 @@ TEST_CASE("Hybrid: pool shares add up to the exported capacity and shrink with r
   CHECK_FALSE(shares.gc_to_other(true, bm));
   shares.block_retired(true, 128);
   CHECK(shares.limit(true) == 8 * 8 * 128 * 3 / 4 - 96);
+}
+
+// Issue 14 (session 21): GC of a pool over its share moved its victims' data into the other
+// pool's last free block; the erase gives the block back to the victim's pool, so the other
+// pool ended with no free block and no room for its own victims: every die stuck, the device
+// read-only (integrity sweep point 15 once host pacing applied with hybrid page size). Data
+// goes into the other pool only into room beyond a block for that pool's own next victim,
+// and the host gate keeps that block too while such a victim is moved.
+TEST_CASE("Hybrid GC: a pool over its share moves data into the other pool only beyond that pool's next victim's block",
+          "[firmware][hybrid][gc]") {
+  const FlashGeometry g = hybrid_geometry();
+  FirmwareParams params = hybrid_params();
+  FakePlatform hw(g, 256);
+  BlockManager bm(g);
+  HybridPoolShares shares(g, 0.25);
+  WearMigration wear(hw, params, bm);
+  VictimSelector selector(hw, params, bm, &shares, wear);
+  auto closed = [&](uint32_t die, bool large, uint32_t valid) {
+    const uint32_t b = bm.take_free_block(die, BlockManager::kAnyPlane, large);
+    REQUIRE(b != BlockManager::kNoBlock);
+    bm.info(b).state = BlockState::Closed;
+    bm.info(b).next_page = g.pages_per_block;
+    for (uint32_t s = 0; s < valid; ++s) bm.mark_valid(bm.layout().ppa(b, s / bm.layout().spp_of(b), s % bm.layout().spp_of(b)));
+    return b;
+  };
+  // Dies 1-3's small blocks full: the small pool holds its share (6,144 sectors) and more
+  // with die 0's 20-sector block; the large pool holds nothing.
+  for (uint32_t die = 1; die < 4; ++die)
+    for (uint32_t k = 0; k < 32; ++k) closed(die, false, 64);
+  const uint32_t victim = closed(0, false, 20);
+  REQUIRE(shares.gc_to_other(false, bm));
+  HostPacing pacing(bm, 1);
+  // Die 0's large pool: GC's large block 64 sectors from full, 2 free blocks (the rest closed
+  // and full).
+  uint32_t& gc_large = bm.write_points().open_block(0, WriteStream::Gc, 0, true);
+  gc_large = bm.take_free_block(0, BlockManager::kAnyPlane, true);
+  bm.info(gc_large).next_page = 32;
+  while (bm.pools().free_blocks(0, true) > 2) closed(0, true, 128);
+  bool to_other = false;
+  CHECK(pacing.gc_spare(0, true) == 2 * 128 + 64 - 128);  // beyond its own next victim's block
+  CHECK(selector.pick(0, false, to_other, pacing.gc_spare(0, true)) == victim);
+  CHECK(to_other);  // the victim's 20 and a page fit
+  // While it moves, the large pool keeps the victim's need and its own next victim's block.
+  pacing.victim_taken(0, victim, true, true);
+  CHECK(pacing.gc_spare(0, true) == 2 * 128 + 64 - (20 + 2) - 128);
+  CHECK(pacing.may_open_block(0, true));  // 2 free: one stays
+  closed(0, true, 128);
+  // 1 free: GC's 64 cover the victim, but then the large pool would have no block for its own
+  // victims (the erase gives the small pool its block back): the host may not take it.
+  CHECK(pacing.gc_spare(0, true) == 128 + 64 - 22 - 128);
+  CHECK_FALSE(pacing.may_open_block(0, true));
+  CHECK(pacing.may_share_gc_block(0, true));  // GC's block beyond the victim's need
+  pacing.stop(0);
+  // GC's large block 8 from full, 1 free block: nothing beyond the large pool's own next
+  // victim's block takes the 20 sectors: the victim's data stays in its own pool.
+  bm.info(gc_large).next_page = 60;
+  CHECK(pacing.gc_spare(0, true) == 128 + 8 - 128);
+  CHECK(selector.pick(0, false, to_other, pacing.gc_spare(0, true)) == victim);
+  CHECK_FALSE(to_other);
 }
 
 }  // namespace hybrid_page_test
