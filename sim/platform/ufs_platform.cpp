@@ -148,7 +148,19 @@ void UfsPlatform::enable_trace(const TraceRecorderOptions& options, std::vector<
   add("l2p_update_misses", map.counter(2));
   add("map_loads", map.counter(3));
   add("write_cache_hits", firmware_->reads().cache_hits());
-  cpu.set_trace(t, [t, sampled](uint64_t at) mutable {
+  // On the core: which part of the firmware ran when, on a track of its own.
+  IssRegionTrace* regions = nullptr;
+#ifdef UFS_HAVE_ISS
+  if (iss_ && t->timeline_on()) {
+    iss_regions_ = std::make_unique<IssRegionTrace>(*iss_, cpu, 1e6 / config_.cpu.clock_mhz, *t,
+                                                    t->track("device", "firmware code"));
+    regions = iss_regions_.get();
+  }
+#endif
+  cpu.set_trace(t, [t, sampled, regions](uint64_t at) mutable {
+#ifdef UFS_HAVE_ISS  // (IssRegionTrace is compiled with the ISS only)
+    if (regions) regions->step_end(at);
+#endif
     for (Sampled& s : sampled)
       if (*s.value != s.last) {
         t->change(s.signal, at, int64_t(*s.value - s.last));

@@ -10,6 +10,7 @@
 #include "common/trace_recorder.h"
 #include "cpu/firmware_cpu.h"
 #include "cpu/iss_firmware.h"
+#include "cpu/iss_region_trace.h"
 #include "crypto/hpb_crypto_engine.h"
 #include "device_firmware.h"
 #include "fcc/flash_controller.h"
@@ -68,6 +69,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
   void check_firmware_ram() const;
   std::unique_ptr<DeviceFirmware> firmware_;
   std::unique_ptr<IssFirmware> iss_;
+  std::unique_ptr<IssRegionTrace> iss_regions_;  // cpu.model=iss with a timeline (after iss_: goes first)
   std::unique_ptr<HpbHostCache> hpb_host_;
   std::unique_ptr<TraceRecorder> trace_;
 };

@@ -577,4 +577,123 @@ TEST_CASE("Log lines share one format and levels are set per component from the 
   set_log_level(LogLevel::Warning);
 }
 
+
+namespace {
+// A timeline's complete slices by thread name: (start, end) in us, and the slices' names.
+struct ThreadSlices {
+  std::vector<std::pair<double, double>> spans;
+  std::map<std::string, uint64_t> names;
+};
+std::map<std::string, ThreadSlices> slices_by_thread(const std::string& path) {
+  const nlohmann::json doc = nlohmann::json::parse(read_file(path));
+  std::map<std::pair<int, int>, std::string> threads;
+  for (const auto& e : doc["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name") threads[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
+  std::map<std::string, ThreadSlices> out;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ThreadSlices& t = out[threads[{e["pid"].get<int>(), e["tid"].get<int>()}]];
+    const double ts = e["ts"].get<double>();
+    t.spans.emplace_back(ts, ts + e["dur"].get<double>());
+    ++t.names[e["name"].get<std::string>()];
+  }
+  for (auto& [name, t] : out) std::sort(t.spans.begin(), t.spans.end());
+  return out;
+}
+}  // namespace
+
+// Issue 20 "Waves": the core's current handler is a wire per event kind; one runs at a time
+// and together they are the core's busy wire.
+TEST_CASE("Waves name the firmware handler the core runs: one at a time, together the core's busy time",
+          "[observability]") {
+  const std::string out = temp_dir("handler");
+  RunOptions o = small_run(out);
+  o.waves = "waves.vcd";
+  const RunResult r = run_simulation(o);
+  REQUIRE(r.mismatches == 0);
+  const VcdInfo vcd = parse_vcd(read_file(out + "/waves.vcd"));
+  REQUIRE(vcd.error.empty());
+  const std::string scope = "ufs.cpu.handler.";
+  for (const char* k : {"command", "flash_done", "data_out_done", "data_in_done"}) {
+    INFO(k);
+    const auto it = vcd.changes.find(scope + k);
+    CHECK(it != vcd.changes.end());
+    CHECK((it == vcd.changes.end() ? 0 : it->second) > 10);
+  }
+  // Replay every handler wire and the busy wire in time order: at most one handler is high,
+  // and one is high exactly while the core is busy.
+  std::map<uint64_t, std::map<std::string, uint64_t>> at;
+  for (const auto& [name, steps] : vcd.values)
+    if (name.rfind(scope, 0) == 0 || name == "ufs.cpu.busy")
+      for (const auto& [t, v] : steps) at[t][name] = v;
+  std::map<std::string, uint64_t> now;
+  uint64_t several = 0, mismatched = 0, busy_ps = 0, handler_ps = 0, last = 0;
+  for (const auto& [t, changes] : at) {
+    uint64_t high = 0;
+    for (const auto& [name, v] : now)
+      if (name != "ufs.cpu.busy") high += v;
+    if (now["ufs.cpu.busy"]) busy_ps += t - last;
+    if (high) handler_ps += t - last;
+    last = t;
+    for (const auto& [name, v] : changes) now[name] = v;
+    high = 0;
+    for (const auto& [name, v] : now)
+      if (name != "ufs.cpu.busy") high += v;
+    several += high > 1;
+    mismatched += (high > 0) != (now["ufs.cpu.busy"] > 0);
+  }
+  CHECK(several == 0);
+  CHECK(mismatched == 0);
+  CHECK(busy_ps > 0);
+  CHECK(handler_ps == busy_ps);
+}
+
+#ifdef UFS_HAVE_ISS
+// On the core the timeline also says which part of the firmware ran when: runs of the PC in
+// one class's functions, inside the step that ran them.
+TEST_CASE("ISS: the timeline names the firmware's code region the PC is in, inside the core's steps",
+          "[observability][iss]") {
+  const std::string out = temp_dir("regions");
+  RunOptions o = small_run(out);
+  o.sets = {"cpu.model=iss"};
+  o.workload = "rw=randrw,rwmixread=60,bs=4k,iodepth=8,count=600,seed=5";
+  o.timeline = "timeline.json";
+  const RunResult r = run_simulation(o);
+  REQUIRE(r.mismatches == 0);
+  const auto threads = slices_by_thread(out + "/timeline.json");
+  REQUIRE(threads.count("firmware") == 1);
+  REQUIRE(threads.count("firmware code") == 1);
+  const ThreadSlices& steps = threads.at("firmware");
+  const ThreadSlices& code = threads.at("firmware code");
+  INFO("regions: " << nlohmann::json(code.names).dump());
+  CHECK(code.spans.size() > steps.spans.size());  // several regions a step
+  for (const char* region : {"fw_entry", "DeviceFirmware", "ReadEngine", "WriteEngine", "TargetHal", "CommandTable"})
+    CHECK(code.names.count(region) == 1);
+  for (const auto& [name, n] : code.names) {  // classes, not functions or library code
+    CHECK(name.find('(') == std::string::npos);
+    CHECK(name.rfind("std::", 0) == std::string::npos);
+  }
+  // Each region slice lies inside one step; they never overlap; they cover most of the steps.
+  const double eps = 1e-6;
+  uint64_t outside = 0, overlaps = 0;
+  double step_us = 0, code_us = 0;
+  for (const auto& s : steps.spans) step_us += s.second - s.first;
+  size_t j = 0;
+  for (size_t i = 0; i < code.spans.size(); ++i) {
+    const auto& c = code.spans[i];
+    code_us += c.second - c.first;
+    if (i && c.first < code.spans[i - 1].second - eps) ++overlaps;
+    while (j < steps.spans.size() && steps.spans[j].second < c.first + eps &&
+           !(steps.spans[j].first <= c.first + eps && c.second <= steps.spans[j].second + eps))
+      ++j;
+    if (j == steps.spans.size() || c.first < steps.spans[j].first - eps || c.second > steps.spans[j].second + eps)
+      ++outside;
+  }
+  CHECK(outside == 0);
+  CHECK(overlaps == 0);
+  CHECK(code_us <= step_us + eps * double(code.spans.size()));
+  CHECK(code_us > 0.8 * step_us);
+}
+#endif
+
 }  // namespace observability_bench

@@ -229,6 +229,11 @@ void FirmwareCpu::set_trace(TraceRecorder* trace, std::function<void(uint64_t)> 
   if (!trace_) return;
   trace_track_ = trace_->track("device", "firmware");
   trace_busy_ = trace_->wire(name(), "busy");
+  // Which handler runs: a wire per event kind (the step slices on the timeline name it too).
+  static const char* const kinds[] = {"command", "flash_done", "data_out_done", "data_in_done",
+                                      "timer", "crypto_done", "power_up"};
+  for (size_t k = 0; k < trace_handler_.size(); ++k)
+    trace_handler_[k] = trace_->wire(std::string(name()) + ".handler", kinds[k]);
   trace_l2p_reads_ = trace_->integer(name(), "l2p_lookups", "device");
   trace_l2p_writes_ = trace_->integer(name(), "l2p_updates", "device");
 }
@@ -253,6 +258,7 @@ void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
   const size_t kind = size_t(e.kind);
   trace_->slice(trace_track_, kind < sizeof names / sizeof names[0] ? names[kind] : "event", start, clock_, a);
   trace_->busy(trace_busy_, start, clock_);
+  if (kind < trace_handler_.size()) trace_->busy(trace_handler_[kind], start, clock_);
   if (trace_sampler_) trace_sampler_(TraceRecorder::ps(clock_));
   trace_tag_ = -1;
   trace_cmd_ = 0;

@@ -4,6 +4,7 @@
 // clock advancing by the cycles each handler charges. HAL requests leave with
 // the handler's current time as annotated delay, so a busy core delays them.
 #pragma once
+#include <array>
 #include <deque>
 #include <systemc>
 #include <tlm>
@@ -128,6 +129,7 @@ class FirmwareCpu : public sc_core::sc_module,
   TraceRecorder* trace_ = nullptr;
   std::function<void(uint64_t)> trace_sampler_;
   int trace_track_ = -1, trace_busy_ = -1, trace_l2p_reads_ = -1, trace_l2p_writes_ = -1;
+  std::array<int, 7> trace_handler_{};  // per EventKind: its handler is running
   int trace_tag_ = -1;        // command tag of the running step
   uint64_t trace_cmd_ = 0;    // timeline id of the command it works for (0: none)
   struct TraceCause {

@@ -46,6 +46,8 @@ struct IssOptions {
 };
 
 class IssFirmware : public FirmwareEvents {
+  friend class IssRegionTrace;  // the PC's region on the timeline (tlm/cpu/iss_region_trace.h)
+
  public:
   // Loads the ELF, runs its start-up and boots the firmware with these parameters. Throws
   // std::runtime_error (one line) when the ELF cannot be used or the boot fails.
