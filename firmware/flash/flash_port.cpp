@@ -12,6 +12,8 @@ FlashOp& FlashPort::start(FlashOpcode opcode, uint32_t client, uint64_t index, c
   op_.buffer_address = 0;
   op_.priority = 0;
   op_.read_oob = false;
+  op_.words = nullptr;
+  op_.words_per_page = 0;
   op_.cookie = uint64_t(client) << kClientShift | index;
   op_.cause_tag = cause_tag_;
   return op_;
@@ -25,8 +27,10 @@ void FlashPort::submit() {
 }
 
 void FlashPort::read(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t sector, uint32_t count,
-                     uint64_t buffer, uint8_t priority) {
+                     uint64_t buffer, uint8_t priority, uint32_t* words, uint32_t words_per_page) {
   FlashOp& op = start(FlashOpcode::Read, client, index, a);
+  op.words = words;
+  op.words_per_page = words_per_page;
   op.sector_offset = sector;
   op.sector_count = count;
   op.buffer_address = buffer;
@@ -40,8 +44,11 @@ std::vector<PageOob>& FlashPort::program_oob(uint32_t pages) {
   return op_.oob;
 }
 
-void FlashPort::program(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t pages, uint64_t buffer) {
+void FlashPort::program(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t pages, uint64_t buffer,
+                        uint32_t* words, uint32_t words_per_page) {
   FlashOp& op = start(FlashOpcode::Program, client, index, a);
+  op.words = words;
+  op.words_per_page = words_per_page;
   op.page_count = pages;
   op.buffer_address = buffer;
   submit();

@@ -34,11 +34,14 @@ class FlashPort {
 
   // Read `count` sectors (0: the whole page) from `sector` of a page into the buffer at
   // `buffer` (kL2pSramBase and up: the L2P SRAM).
+  // `words` (map pages, FlashOp::words): where the page's words go, words_per_page of them.
   void read(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t sector, uint32_t count,
-            uint64_t buffer, uint8_t priority = 0);
+            uint64_t buffer, uint8_t priority = 0, uint32_t* words = nullptr, uint32_t words_per_page = 0);
   // Program: fill program_oob(pages) first (one PageOob per page), then program().
   std::vector<PageOob>& program_oob(uint32_t pages);
-  void program(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t pages, uint64_t buffer);
+  // `words`: pages x words_per_page words the pages hold (map pages, FlashOp::words).
+  void program(uint32_t client, uint64_t index, const FlashAddress& a, uint32_t pages, uint64_t buffer,
+               uint32_t* words = nullptr, uint32_t words_per_page = 0);
   void erase(uint32_t client, uint64_t index, const FlashAddress& a);
   // Intra-plane copy of a page, its spare area read out into the completion.
   void copy_back(uint32_t client, uint64_t index, const FlashAddress& from, const FlashAddress& to);

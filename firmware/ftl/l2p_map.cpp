@@ -23,6 +23,7 @@ uint32_t L2pMap::get_compact(const Chunk& c, uint32_t off) {
 
 void L2pMap::set(uint64_t lba, uint32_t value) {
   if (observer_) observer_->on_map_change(lba, value);
+  if (watcher_) watcher_->on_map_change(lba, value);
   Chunk& c = chunks_[lba / kEntriesPerChunk];
   const uint32_t off = uint32_t(lba % kEntriesPerChunk);
   if (c.dense) {

@@ -42,6 +42,8 @@ class L2pMap {
   }
   void set(uint64_t lba, uint32_t value);
   void set_observer(L2pObserver* observer) { observer_ = observer; }
+  // A second listener, told the same (the map store's check of map pages read from NAND).
+  void set_watcher(L2pObserver* watcher) { watcher_ = watcher; }
 
   static bool is_cached(uint32_t e) { return e != kUnmapped && (e & kCachedFlag); }
   static bool is_physical(uint32_t e) { return !(e & kCachedFlag); }  // kUnmapped has the flag set
@@ -79,6 +81,7 @@ class L2pMap {
   uint64_t chunks_allocated_ = 0;
   uint64_t chunks_dense_ = 0;
   L2pObserver* observer_ = nullptr;
+  L2pObserver* watcher_ = nullptr;
 };
 
 }  // namespace ufs

@@ -112,6 +112,11 @@ struct FlashOp {
                                 // output between the copy-back read and program) into the completion
   uint64_t cookie = 0;          // firmware's own identifier, returned in the completion
   std::vector<PageOob> oob;     // Program: one per page
+  // Map pages (issue 20): words_per_page 32-bit words per page in the controller's SRAM that
+  // the pages hold besides their sector stamps (a map page's L2P entries): Program stores
+  // them with the pages, Read of a page that holds some writes them here. Null: none.
+  uint32_t* words = nullptr;
+  uint32_t words_per_page = 0;
   // Observability only: the task tag of the host command the op works for when the firmware
   // knows it is not the one whose event it is handling (-1: that event's own, or none).
   int16_t cause_tag = -1;

@@ -66,14 +66,87 @@ void MapStore::install(uint32_t page, bool loaded) {
   cache_->forget(victim);
 }
 
+// A cached entry (kCachedFlag with a slot) is never on NAND (MapPageSource resolves them):
+// a load that leaves it in place carried no entries.
+constexpr uint32_t kNoEntries = 0xFFFFFFFEu;
+
 void MapStore::load(uint32_t page) {
+  uint32_t* words = nullptr;
+  if (source_) {
+    load_words_[page].assign(entries_per_page_, kNoEntries);
+    load_seq_[page] = dir_seq_[page];
+    words = load_words_[page].data();
+  }
   flash_.read(client_, page, layout_.address_of(layout_.block_of(dir_[page]), layout_.page_of(dir_[page])), 0, spp_,
-              kL2pSramBase, uint8_t(params_.map_read_priority));
+              kL2pSramBase, uint8_t(params_.map_read_priority), words, uint32_t(entries_per_page_));
   ++stats_.loads;
+}
+
+void MapStore::verify_with(L2pMap& map, const MapPageSource& source) {
+  if (!cache_) return;  // the whole map resident: no map pages are loaded
+  source_ = &source;
+  map.set_watcher(this);
+  words_per_page_bits_ = uint32_t((entries_per_page_ + 63) / 64);
+  changed_.assign(size_t(pages()) * words_per_page_bits_, ~0ull);  // nothing programmed yet: nothing to compare
+  snap_seq_.assign(pages(), 0);
+  load_seq_.assign(pages(), 0);
+  load_words_.resize(pages());
+  programmed_.resize(pages());
+}
+
+uint64_t MapStore::hash(const uint32_t* words, uint32_t count) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the words
+  for (uint32_t i = 0; i < count; ++i) h = (h ^ words[i]) * 1099511628211ull;
+  return h;
+}
+
+void MapStore::note_mismatch(uint32_t page, const std::string& what) {
+  if (!stats_.mismatches) first_mismatch_ = "map page " + std::to_string(page) + ": " + what;
+  ++stats_.mismatches;
+}
+
+void MapStore::snapshot(uint32_t page, uint64_t seq, const uint32_t* words) {
+  if (!source_) return;
+  snap_seq_[page] = seq;
+  std::fill_n(changed_.begin() + long(page) * words_per_page_bits_, words_per_page_bits_, 0);
+  auto& ring = programmed_[page];
+  std::copy_backward(ring.begin(), ring.end() - 1, ring.end());  // newest first
+  ring[0] = {seq, hash(words, uint32_t(entries_per_page_))};
+}
+
+void MapStore::verify(uint32_t page) {
+  std::vector<uint32_t> words;
+  words.swap(load_words_[page]);
+  if (words[0] == kNoEntries) { ++stats_.no_entries; return; }
+  if (load_seq_[page] != snap_seq_[page]) {  // a newer copy is being programmed: this one as it was programmed
+    const uint64_t h = hash(words.data(), uint32_t(words.size()));
+    for (const auto& [seq, programmed] : programmed_[page])
+      if (seq == load_seq_[page]) {
+        if (h == programmed) ++stats_.intact;
+        else note_mismatch(page, "a copy read back other than programmed");
+        return;
+      }
+    ++stats_.older;  // programmed too long ago to be remembered
+    return;
+  }
+  std::vector<uint32_t> expected(entries_per_page_);
+  source_->nand_entries(page, expected.data(), uint32_t(entries_per_page_));
+  const uint64_t* changed = changed_.data() + size_t(page) * words_per_page_bits_;
+  for (uint32_t i = 0; i < entries_per_page_; ++i) {
+    if ((changed[i / 64] >> (i % 64)) & 1) continue;  // changed since that copy: the map has moved on
+    ++stats_.entries;
+    if (words[i] != expected[i]) {
+      note_mismatch(page, "entry " + std::to_string(i) + ": NAND " + std::to_string(words[i]) + ", map " +
+                              std::to_string(expected[i]));
+      return;
+    }
+  }
+  ++stats_.verified;
 }
 
 void MapStore::on_flash_done(uint64_t index, const FlashCompletion&) {
   const uint32_t page = uint32_t(index);
+  if (source_) verify(page);
   hal_.charge_cycles(params_.cycles.map_miss);
   install(page, true);
   std::vector<std::pair<MapWaiter*, uint32_t>> waiting;
@@ -108,6 +181,18 @@ void MapStore::visit_stats(StatsVisitor& v) const {
            "read lookups served from SRAM");
   v.count("ftl.map_cache.update_misses", stats_.update_misses, "updates", "map updates whose page was not in SRAM");
   v.count("ftl.map_cache.page_loads", stats_.loads, "pages", "map pages read from NAND for lookups");
+  if (!source_) return;
+  v.count("ftl.map_cache.verify.equal", stats_.verified, "pages",
+          "map pages loaded whose entries equal the map's (those unchanged since that copy was programmed)");
+  v.count("ftl.map_cache.verify.entries", stats_.entries, "entries", "entries compared");
+  v.count("ftl.map_cache.verify.mismatches", stats_.mismatches, "pages", "map pages loaded with an entry not the map's");
+  v.count("ftl.map_cache.verify.intact", stats_.intact, "pages",
+          "map pages loaded while a newer copy was being programmed: read back as that copy was programmed");
+  v.count("ftl.map_cache.verify.older", stats_.older, "pages",
+          "map pages loaded while a newer copy was being programmed, too old to be remembered (not compared)");
+  v.count("ftl.map_cache.verify.no_entries", stats_.no_entries, "pages",
+          "map pages loaded that carry no entries (preconditioned through the backdoor)");
+  if (stats_.mismatches) v.text("ftl.map_cache.verify.first_mismatch", first_mismatch_, "the first entry that differed");
 }
 
 }  // namespace ufs

@@ -5,14 +5,18 @@
 // (merged with the NAND copy when written back) and dirty; a dirty page evicted goes to
 // the map writer. With firmware.map_cache false the whole map is resident: nothing waits.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 #include "command/read_engine.h"
 #include "firmware_params.h"
 #include "flash/flash_port.h"
 #include "ftl/block_layout.h"
+#include "ftl/l2p_map.h"
 #include "ftl/map_cache.h"
 #include "hal/hal.h"
 #include "stats_visitor.h"
@@ -34,6 +38,15 @@ class MapLoadListener {
   virtual void on_map_page_loaded() = 0;
 };
 
+// What a map page holds on NAND (issue 20): each of its LBAs' entries with the write cache
+// resolved (a cached LBA's NAND copy, kept valid until its unit is programmed); unmapped past
+// the device's end.
+class MapPageSource {
+ public:
+  virtual ~MapPageSource() = default;
+  virtual void nand_entries(uint32_t page, uint32_t* out, uint32_t count) const = 0;
+};
+
 // Takes a dirty page out of SRAM back to NAND (the map writer).
 class DirtyPageSink {
  public:
@@ -46,9 +59,16 @@ struct MapStoreStats {
   uint64_t read_misses = 0;    // ... that had to wait for a map page load
   uint64_t update_misses = 0;  // map updates (writes, GC, UNMAP) whose page was not in SRAM
   uint64_t loads = 0;          // map pages read from NAND for lookups
+  // firmware.map_verify: map pages loaded with their entries, checked against the firmware's map.
+  uint64_t verified = 0;       // every entry unchanged since that copy was programmed equals the map's
+  uint64_t entries = 0;        // entries compared (the others changed since)
+  uint64_t mismatches = 0;     // an entry differs (first_mismatch says where)
+  uint64_t intact = 0;         // a newer copy was being programmed: this one read back as it was programmed
+  uint64_t older = 0;          // ... and this one too old to be remembered (not compared)
+  uint64_t no_entries = 0;     // the copy carries no entries (preconditioned through the backdoor)
 };
 
-class MapStore : public FlashClient, public MapLookups {
+class MapStore : public FlashClient, public MapLookups, private L2pObserver {
  public:
   MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
            const BlockLayout& layout, FlashPort& flash);
@@ -83,6 +103,14 @@ class MapStore : public FlashClient, public MapLookups {
   uint64_t directory_bytes() const;
   uint64_t frame_bytes() const { return cache_ ? uint64_t(cache_->capacity()) * page_bytes_ : 0; }
 
+  // firmware.map_verify (issue 20, a first step to the map in NAND): the map writer programs
+  // each map page's entries (source) with the page, and every load reads them back and checks
+  // them against the map when nothing in the page changed since that copy was programmed.
+  void verify_with(L2pMap& map, const MapPageSource& source);
+  const MapPageSource* verify_source() const { return source_; }
+  // The map writer programs `page` with sequence `seq`: its entries as they are now (`words`).
+  void snapshot(uint32_t page, uint64_t seq, const uint32_t* words);
+
   const MapStoreStats& stats() const { return stats_; }
   const uint64_t& counter(int which) const;  // traced: 0 hits, 1 misses, 2 update misses, 3 loads
   void visit_stats(StatsVisitor& v) const;
@@ -91,6 +119,10 @@ class MapStore : public FlashClient, public MapLookups {
   void install(uint32_t page, bool loaded);
   void load(uint32_t page);
   void on_flash_done(uint64_t page, const FlashCompletion& c) override;  // a load is in
+  void on_map_change(uint64_t lba, uint32_t) override { changed_[lba / 64] |= 1ull << (lba % 64); }
+  void verify(uint32_t page);
+  static uint64_t hash(const uint32_t* words, uint32_t count);
+  void note_mismatch(uint32_t page, const std::string& what);
   Hal& hal_;
   const FirmwareParams& params_;
   const BlockLayout& layout_;
@@ -109,6 +141,14 @@ class MapStore : public FlashClient, public MapLookups {
   MapMissListener* miss_listener_ = nullptr;
   MapLoadListener* load_listener_ = nullptr;
   MapStoreStats stats_;
+  // firmware.map_verify only (empty otherwise).
+  const MapPageSource* source_ = nullptr;
+  std::vector<uint64_t> changed_;                  // per LBA: its entry changed since its page's last snapshot
+  uint32_t words_per_page_bits_ = 0;               // changed_ words per map page
+  std::vector<uint64_t> snap_seq_, load_seq_;      // per page: last snapshot's sequence, the loaded copy's
+  std::vector<std::vector<uint32_t>> load_words_;  // per page being loaded: its entries from NAND
+  std::vector<std::array<std::pair<uint64_t, uint64_t>, 8>> programmed_;  // per page: last copies' (seq, hash)
+  std::string first_mismatch_;
 };
 
 }  // namespace ufs

@@ -112,7 +112,20 @@ void MapWriter::program(uint32_t unit) {
     for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * page_bytes_, false);
-  flash_.program(client_, unit, blocks_.layout().address_of(mu.block, mu.page), params_.program_pages, kL2pSramBase);
+  uint32_t* words = nullptr;
+  const uint32_t per_page = page_bytes_ / 4;
+  if (const MapPageSource* source = store_.verify_source()) {  // the entries go with the pages
+    if (unit_words_.size() < units_.size()) unit_words_.resize(units_.size());
+    std::vector<uint32_t>& w = unit_words_[unit];
+    w.assign(size_t(params_.program_pages) * per_page, L2pMap::kUnmapped);
+    for (uint32_t p = 0; p < mu.pages.size(); ++p) {
+      source->nand_entries(mu.pages[p], w.data() + size_t(p) * per_page, per_page);
+      store_.snapshot(mu.pages[p], mu.seq, w.data() + size_t(p) * per_page);
+    }
+    words = w.data();
+  }
+  flash_.program(client_, unit, blocks_.layout().address_of(mu.block, mu.page), params_.program_pages, kL2pSramBase,
+                 words, per_page);
   stats_.page_writes += mu.pages.size();
 }
 

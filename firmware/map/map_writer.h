@@ -82,6 +82,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   std::vector<uint8_t> queued_;                   // per map page: in queue_
   std::vector<std::deque<uint32_t>> relocations_; // per die: map pages its GC must rewrite
   std::vector<Unit> units_;
+  std::vector<std::vector<uint32_t>> unit_words_;  // firmware.map_verify: per unit the pages' entries as programmed
   std::deque<uint32_t> program_waiters_;          // units waiting for a die with space
   MapWriterStats stats_;
 };

@@ -117,6 +117,8 @@ struct FlashOpRecord {  // FlashOp without its vector: oob points into target RA
   uint64_t cookie;
   uint32_t oob;           // target address of oob_count PageOob
   uint32_t oob_count;
+  uint32_t words;         // target address of the pages' words (map pages; 0: none)
+  uint32_t words_per_page;
 };
 struct TransferRecord {
   uint8_t tag;
@@ -197,9 +199,9 @@ UFS_PIN(TimerRecord, 16);
 UFS_PIN(PreconditionRecord, 16);
 UFS_PIN(BootRecord, 16);
 UFS_PIN(BootedRecord, 16);
-UFS_PIN(FlashOpRecord, 72);
+UFS_PIN(FlashOpRecord, 80);
 static_assert(offsetof(FlashOpRecord, opcode) == 44 && offsetof(FlashOpRecord, buffer_address) == 48 &&
-              offsetof(FlashOpRecord, oob) == 64);
+              offsetof(FlashOpRecord, oob) == 64 && offsetof(FlashOpRecord, words) == 72);
 UFS_PIN(TransferRecord, 32);
 UFS_PIN(CopyRecord, 24);
 UFS_PIN(BytesRecord, 16);

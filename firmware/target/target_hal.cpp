@@ -54,6 +54,8 @@ void TargetHal::submit_flash(const FlashOp& op) {
   r.cookie = op.cookie;
   r.oob = address_of(op.oob.data());
   r.oob_count = uint32_t(op.oob.size());
+  r.words = op.words ? address_of(op.words) : 0;
+  r.words_per_page = op.words_per_page;
   ring(Call::SubmitFlash);
 }
 

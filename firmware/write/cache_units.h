@@ -60,10 +60,15 @@ class CacheUnits {
   }
   // The slot a write-cache map entry names (L2pMap::is_cached(entry)).
   Slot cached(uint32_t entry) {
-    const uint32_t at = L2pMap::slot_of(entry) - shape_.first_slot;
-    uint32_t i = at / shape_.stride, pos = at % shape_.stride;
-    if (units_[i].absorbed) { pos = units_[i].absorbed; i -= pos; }  // hybrid: inside a large unit
+    uint32_t i, pos;
+    locate(entry, i, pos);
     return slot(i, pos);
+  }
+  // The NAND copy a write-cache map entry's data supersedes (kept valid until it is programmed).
+  uint32_t old_ppa_of(uint32_t entry) const {
+    uint32_t i, pos;
+    locate(entry, i, pos);
+    return units_[i].old_ppa[pos];
   }
   void reads_started(uint32_t unit) { ++units_[unit].pending_reads; }  // a read into the unit (GC, fill)
   bool holds_fua(uint32_t unit, uint8_t tag) const;  // a slot of the unit waits for FUA write `tag`
@@ -73,6 +78,12 @@ class CacheUnits {
   void count_states(uint32_t (&free_filling_sealed_programming)[4]) const;
 
  private:
+  void locate(uint32_t entry, uint32_t& i, uint32_t& pos) const {
+    const uint32_t at = L2pMap::slot_of(entry) - shape_.first_slot;
+    i = at / shape_.stride;
+    pos = at % shape_.stride;
+    if (units_[i].absorbed) { pos = units_[i].absorbed; i -= pos; }  // hybrid: inside a large unit
+  }
   friend class WriteCache;  // seals, programs and releases units: it sees their inside
   struct Unit : UnitPlace {      // where it goes (GC units stay on their die); capacity: slots it holds
     UnitState state = UnitState::Free;

@@ -72,6 +72,14 @@ void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) 
   }
 }
 
+void WriteCache::nand_entries(uint32_t page, uint32_t* out, uint32_t count) const {
+  const uint64_t first = uint64_t(page) * count;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t e = first + i < map_.logical_blocks() ? map_.get(first + i) : L2pMap::kUnmapped;
+    out[i] = L2pMap::is_cached(e) ? table_.old_ppa_of(e) : e;
+  }
+}
+
 void WriteCache::copy_obsolete(uint32_t e) {
   if (e == L2pMap::kUnmapped || L2pMap::is_cached(e)) return;
   blocks_.mark_invalid(e);

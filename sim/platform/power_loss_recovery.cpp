@@ -43,7 +43,7 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
     case FlashOpcode::Read: {
       const uint32_t n = op.sector_count ? op.sector_count : spp;
       std::vector<SectorStamp> data(spp);
-      c.status = die.read(op.address, op.sector_offset, n, data.data(), &c.oob, op.slc);
+      c.status = die.read(op.address, op.sector_offset, n, data.data(), &c.oob, op.slc, op.words, op.words_per_page);
       if (op.buffer_address < kL2pSramBase) std::copy_n(data.begin(), n, sector(op.buffer_address));
       latency = die.read_time(op.address, op.slc).value() + n * sector_transfer_ps_;
       break;
@@ -52,7 +52,8 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       const uint32_t pages = std::max(1u, op.page_count);
       std::vector<SectorStamp> data(size_t(pages) * spp);
       if (op.buffer_address < kL2pSramBase) std::copy_n(sector(op.buffer_address), data.size(), data.begin());
-      c.status = die.program(op.address, pages, data.data(), op.oob.data(), op.oob.size(), op.slc);
+      c.status = die.program(op.address, pages, data.data(), op.oob.data(), op.oob.size(), op.slc, op.words,
+                             op.words_per_page);
       latency = data.size() * sector_transfer_ps_ + die.program_time(op.address, pages, op.slc).value();
       break;
     }

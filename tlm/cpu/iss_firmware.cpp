@@ -656,6 +656,11 @@ void IssFirmware::serve(uint32_t call) {
         const auto* oob = static_cast<const PageOob*>(guest(r.oob, uint64_t(r.oob_count) * sizeof(PageOob)));
         op.oob.assign(oob, oob + r.oob_count);
       }
+      if (r.words) {  // map pages' words: read and written in place in target RAM, as the DMA does
+        const uint64_t pages = op.opcode == FlashOpcode::Program ? std::max(1u, r.page_count) : 1;
+        op.words = static_cast<uint32_t*>(guest(r.words, pages * r.words_per_page * sizeof(uint32_t)));
+        op.words_per_page = r.words_per_page;
+      }
       hal_.submit_flash(op);
       break;
     }

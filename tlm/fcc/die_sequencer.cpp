@@ -157,7 +157,7 @@ void DieSequencer::finish(uint32_t die) {
     switch (op.opcode) {
       case FlashOpcode::Program:
         slot.status = nand.program(op.address, std::max(1u, op.page_count), slot.stamps.data(), op.oob.data(),
-                                   op.oob.size(), op.slc);
+                                   op.oob.size(), op.slc, op.words, op.words_per_page);
         break;
       case FlashOpcode::Erase: slot.status = nand.erase(op.address); break;
       case FlashOpcode::CopyBack:

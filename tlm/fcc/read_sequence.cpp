@@ -62,7 +62,7 @@ ReadSequence::DataOut ReadSequence::data_out(uint32_t die, const std::vector<uin
   for (size_t k = 0; k < group.size(); ++k) {
     OpSlot& slot = parts_.pool[group[k]];
     slot.status = nand.read(slot.op.address, slot.first_sector, slot.sectors, slot.stamps.data(), &slot.read_oob,
-                            slot.op.slc);
+                            slot.op.slc, slot.op.words, slot.op.words_per_page);
     const uint64_t bytes = parts_.topology.sector_bus_bytes(slot.sectors);
     const sc_time xfer = parts_.topology.read_transfer_time(slot.first_sector, slot.sectors, ch);
     const bool with_cmd = book_cmd && k + 1 == group.size();

@@ -98,7 +98,7 @@ uint32_t NandDie::word_lines(uint32_t page, uint32_t count) const {
 }
 
 FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
-                          PageOob* oob, bool slc) {
+                          PageOob* oob, bool slc, uint32_t* words, uint32_t words_per_page) {
   auto nothing = [&](uint64_t& violation) {
     ++violation;
     for (uint32_t s = 0; s < count && s < kMaxSectorsPerPage; ++s) out[s] = SectorStamp{};
@@ -112,6 +112,7 @@ FlashStatus NandDie::read(const FlashAddress& a, uint32_t first, uint32_t count,
   if (b.next_page() > 0 && !b.bad() && b.slc() != slc_op(slc)) return nothing(violations_.mode_mismatch);
   const bool ok = b.read(shape(a.block), a.page, first, count, out, oob);
   if (b.bad()) return FlashStatus::BadBlock;
+  if (ok && words && a.page < b.next_page()) words_.load(PageWords::page_key(block_key(a), a.page), words, words_per_page);
   return ok ? FlashStatus::Ok : FlashStatus::Uncorrectable;
 }
 
@@ -148,7 +149,8 @@ FlashStatus NandDie::check_program(const FlashAddress& a, uint32_t count, bool s
 }
 
 FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
-                             const PageOob* oobs, size_t oob_count, bool slc) {
+                             const PageOob* oobs, size_t oob_count, bool slc, const uint32_t* words,
+                             uint32_t words_per_page) {
   const FlashStatus rule = program_rule(a, count, slc, &violations_);
   if (rule != FlashStatus::Ok) return rule;
   const bool fail =
@@ -159,6 +161,9 @@ FlashStatus NandDie::program(const FlashAddress& a, uint32_t count, const Sector
   const NandBlockShape& sh = shape(a.block);
   for (uint32_t i = 0; i < count; ++i)
     b.program_next(sh, stamps + size_t(i) * sh.sectors_per_page, i < oob_count ? oobs[i] : kDefaultOob, fail);
+  if (words && !fail)
+    for (uint32_t i = 0; i < count; ++i)
+      words_.store(PageWords::page_key(block_key(a), a.page + i), words + size_t(i) * words_per_page, words_per_page);
   return fail ? FlashStatus::ProgramFail : FlashStatus::Ok;
 }
 
@@ -183,6 +188,7 @@ FlashStatus NandDie::erase(const FlashAddress& a) {
     return FlashStatus::EraseFail;  // the block keeps its pages; firmware should retire it
   }
   b.erase();
+  words_.drop_block(block_key(a));
   return FlashStatus::Ok;
 }
 
@@ -213,7 +219,18 @@ FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst,
   }
   if (src_oob) *src_oob = scratch_oob_[0];
   if (read_status != FlashStatus::Ok) return read_status;
-  return program(dst, count, scratch_.data(), scratch_oob_.data(), count, slc);
+  const FlashStatus s = program(dst, count, scratch_.data(), scratch_oob_.data(), count, slc);
+  if (s == FlashStatus::Ok)  // the page register carries the pages' words too
+    for (uint32_t i = 0; i < count; ++i) copy_words(src, dst, i);
+  return s;
+}
+
+void NandDie::copy_words(const FlashAddress& src, const FlashAddress& dst, uint32_t i) {
+  const uint64_t from = PageWords::page_key(block_key(src), src.page + i);
+  if (!words_.has(from)) return;
+  std::vector<uint32_t> w(words_.words(from));
+  words_.load(from, w.data(), uint32_t(w.size()));
+  words_.store(PageWords::page_key(block_key(dst), dst.page + i), w.data(), uint32_t(w.size()));
 }
 
 uint64_t NandDie::allocated_blocks() const {

@@ -10,6 +10,7 @@
 #include "hal/flash_types.h"
 #include "nand/nand_params.h"
 #include "nand/nand_plane.h"
+#include "nand/page_words.h"
 
 namespace ufs {
 
@@ -73,12 +74,16 @@ class NandDie {
   // first program and keeps it until the next erase; an access in the other mode is a
   // mode_mismatch violation (reads come back Uncorrectable, programs ProgramFail).
   // Sectors [first, first + count) of one page into out[], and the page's OOB.
+  // `words` (optional, words_per_page of them): the page's words (page_words.h) when it is read
+  // Ok and holds some; untouched otherwise.
   FlashStatus read(const FlashAddress& a, uint32_t first, uint32_t count, SectorStamp* out,
-                   PageOob* oob, bool slc = false);
+                   PageOob* oob, bool slc = false, uint32_t* words = nullptr, uint32_t words_per_page = 0);
   // `count` pages from a.page on; stamps holds count x sectors_per_page, oobs one per
-  // page (fewer: the rest get a default OOB).
+  // page (fewer: the rest get a default OOB). `words` (optional): count x words_per_page
+  // words the pages hold besides their stamps (a map page's L2P entries).
   FlashStatus program(const FlashAddress& a, uint32_t count, const SectorStamp* stamps,
-                      const PageOob* oobs, size_t oob_count, bool slc = false);
+                      const PageOob* oobs, size_t oob_count, bool slc = false, const uint32_t* words = nullptr,
+                      uint32_t words_per_page = 0);
   FlashStatus erase(const FlashAddress& a);
   // Power was cut during the array phase of a program of `count` pages from a.page:
   // the pages are used up and read back uncorrectable (no-op if they are not next in order).
@@ -98,6 +103,7 @@ class NandDie {
   void mark_bad(uint32_t plane, uint32_t block) { planes_[plane].blocks[block].mark_bad(); }
   const NandRuleViolations& violations() const { return violations_; }
   uint64_t allocated_blocks() const;
+  const PageWords& words() const { return words_; }
   uint64_t bad_blocks() const;
 
  private:
@@ -127,6 +133,9 @@ class NandDie {
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   NandRuleViolations violations_;
   uint64_t rng_;
+  void copy_words(const FlashAddress& src, const FlashAddress& dst, uint32_t i);  // copy-back: page i's words
+  uint64_t block_key(const FlashAddress& a) const { return uint64_t(a.plane) * params_.blocks_per_plane + a.block; }
+  PageWords words_;                   // pages' words beyond their stamps (map pages)
   std::vector<SectorStamp> scratch_;  // copy-back page register
   std::vector<PageOob> scratch_oob_;
 };

@@ -1,0 +1,111 @@
+// PageWords (tlm/nand/page_words): the words a page holds beside its stamps (a map page's L2P
+// entries, issue 20) read back exactly whatever they are, sequential pages stay small, an erase
+// drops exactly its block's pages; and a die keeps them with the pages it programs. No kernel.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <random>
+#include <vector>
+#include "nand/nand_die.h"
+#include "nand/page_words.h"
+
+using namespace ufs;
+
+namespace {
+std::vector<uint32_t> round_trip(PageWords& w, uint64_t key, const std::vector<uint32_t>& in) {
+  w.store(key, in.data(), uint32_t(in.size()));
+  std::vector<uint32_t> out(in.size(), 7);
+  REQUIRE(w.load(key, out.data(), uint32_t(out.size())));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Page words: random, sequential, unmapped and mixed pages read back exactly", "[nand][page_words]") {
+  PageWords w;
+  std::mt19937_64 rng(42);
+  std::vector<uint32_t> page(4096);
+  // Random words (any 32-bit value, the extremes too).
+  for (auto& v : page) v = uint32_t(rng());
+  page[0] = 0;
+  page[1] = ~0u;
+  page[2] = 0x80000000u;
+  CHECK(round_trip(w, 1, page) == page);
+  CHECK(w.bytes() <= 6 * 4096 + 8);
+  // Sequential runs (a write unit's entries count up), wrapping at 2^32, and unmapped stretches.
+  uint32_t v = 0xFFFFFFF0u;
+  for (uint32_t i = 0; i < 4096; ++i) page[i] = i % 1000 < 700 ? v++ : ~0u;
+  CHECK(round_trip(w, 2, page) == page);
+  // Repeats of one value, ones that step by one for just two words, single words between.
+  for (uint32_t i = 0; i < 4096; ++i) page[i] = i % 5 == 0 ? 9 : i % 5 == 1 ? 10 : uint32_t(rng() % 3);
+  CHECK(round_trip(w, 3, page) == page);
+  // A shorter page than asked for reads as erased past its end.
+  std::vector<uint32_t> shorter(100, 5), out(200, 0);
+  w.store(4, shorter.data(), 100);
+  REQUIRE(w.load(4, out.data(), 200));
+  CHECK(out[99] == 5);
+  CHECK(out[100] == ~0u);
+  CHECK(w.words(4) == 100);
+  CHECK_FALSE(w.load(5, out.data(), 200));
+}
+
+TEST_CASE("Page words: a sequentially written map page takes a few bytes, a block's erase drops only its pages",
+          "[nand][page_words]") {
+  PageWords w;
+  std::vector<uint32_t> page(4096);
+  for (uint32_t i = 0; i < 4096; ++i) page[i] = 1000 + i;
+  for (uint32_t p = 0; p < 10; ++p) {
+    w.store(PageWords::page_key(3, p), page.data(), 4096);
+    w.store(PageWords::page_key(4, p), page.data(), 4096);
+  }
+  CHECK(w.pages() == 20);
+  CHECK(w.bytes() < 20 * 16);
+  w.drop_block(3);
+  CHECK(w.pages() == 10);
+  CHECK_FALSE(w.has(PageWords::page_key(3, 0)));
+  CHECK(w.has(PageWords::page_key(4, 9)));
+  const uint64_t before = w.bytes();
+  w.store(PageWords::page_key(4, 9), page.data(), 10);  // stored again: replaced, not added
+  CHECK(w.pages() == 10);
+  CHECK(w.bytes() <= before);
+}
+
+TEST_CASE("NAND die: a program's words read back with the page, go with a copy-back, and an erase drops them",
+          "[nand][page_words]") {
+  NandParams params;
+  params.dies_per_package = 1;
+  params.planes_per_die = 2;
+  params.blocks_per_plane = 8;
+  params.pages_per_block = 12;
+  params.page_bytes = 16384;
+  params.cell_type = "slc";
+  NandDie die(params, 0);
+  std::vector<SectorStamp> stamps(3 * 4);
+  std::vector<PageOob> oobs(3);
+  for (auto& o : oobs) o.kind = PageKind::MapData;
+  std::vector<uint32_t> words(3 * 4096);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = i * 7;
+  const FlashAddress a{0, 1, 2, 0};
+  REQUIRE(die.program(a, 3, stamps.data(), oobs.data(), 3, false, words.data(), 4096) == FlashStatus::Ok);
+  SectorStamp out[4];
+  std::vector<uint32_t> back(4096, 1);
+  FlashAddress second = a;
+  second.page = 1;
+  REQUIRE(die.read(second, 0, 4, out, nullptr, false, back.data(), 4096) == FlashStatus::Ok);
+  CHECK(std::equal(back.begin(), back.end(), words.begin() + 4096));
+  // A page programmed without words leaves the buffer as it was.
+  const FlashAddress plain{0, 1, 3, 0};
+  REQUIRE(die.program(plain, 1, stamps.data(), oobs.data(), 1) == FlashStatus::Ok);
+  std::fill(back.begin(), back.end(), 1u);
+  REQUIRE(die.read(plain, 0, 4, out, nullptr, false, back.data(), 4096) == FlashStatus::Ok);
+  CHECK(back[0] == 1);
+  // Copy-back takes the words with the page register.
+  const FlashAddress dst{0, 1, 4, 0};
+  REQUIRE(die.copy_back(second, dst, 1) == FlashStatus::Ok);
+  REQUIRE(die.read(dst, 0, 4, out, nullptr, false, back.data(), 4096) == FlashStatus::Ok);
+  CHECK(std::equal(back.begin(), back.end(), words.begin() + 4096));
+  // Erased: the page reads erased and its words are gone.
+  REQUIRE(die.erase(a) == FlashStatus::Ok);
+  std::fill(back.begin(), back.end(), 1u);
+  REQUIRE(die.read(second, 0, 4, out, nullptr, false, back.data(), 4096) == FlashStatus::Ok);
+  CHECK(back[0] == 1);
+  CHECK(die.words().pages() == 1);  // the copy-back's
+}

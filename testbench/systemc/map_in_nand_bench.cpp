@@ -1,0 +1,72 @@
+// The map in NAND, first step (issue 20): with firmware.map_verify the map writer programs each
+// map page's L2P entries with the page (the NAND model stores them), every map page load reads
+// them back through the flash path, and each loaded copy whose page has not changed since it
+// was programmed equals the firmware's map entry for entry.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+#include "platform/simulation.h"
+
+using namespace ufs;
+
+namespace map_in_nand_bench {
+
+nlohmann::json run_verified(RunOptions o) {
+  o.quiet = true;
+  o.progress = false;
+  o.preset = "test-small";
+  o.sets.push_back("firmware.map_verify=true");
+  const RunResult r = run_simulation(o);
+  REQUIRE(r.mismatches == 0);
+  const nlohmann::json& v = r.stats.at("ftl").at("map_cache").at("verify");
+  INFO(v.dump(2));
+  CHECK(v.at("mismatches").get<uint64_t>() == 0);
+  CHECK_FALSE(v.contains("first_mismatch"));
+  return r.stats;
+}
+
+TEST_CASE("Map in NAND: map pages loaded with their entries equal the map, written by random writes through a small "
+          "map cache",
+          "[map_in_nand]") {
+  RunOptions o;
+  // Written at random through the write path (a backdoor fill carries no entries) with 2 map
+  // pages of SRAM: pages evicted dirty go back with their entries; then read at random: every
+  // load is compared with the map (or, a newer copy still programming, with what it was programmed as).
+  o.precondition_workload = "rw=randwrite,bs=4k,iodepth=16,size=80m,count=20000,seed=1";
+  o.workload = "rw=randread,bs=4k,iodepth=16,size=80m,count=4000,seed=2";
+  o.sets = {"memory.l2p_sram_kib=32"};
+  const nlohmann::json s = run_verified(o);
+  const nlohmann::json& v = s.at("ftl").at("map_cache").at("verify");
+  CHECK(v.at("equal").get<uint64_t>() > 1000);
+  CHECK(v.at("entries").get<uint64_t>() > 1000 * 4096);
+  CHECK(v.at("intact").get<uint64_t>() > 0);
+  CHECK(v.at("older").get<uint64_t>() == 0);
+  CHECK(v.at("no_entries").get<uint64_t>() == 0);
+}
+
+TEST_CASE("Map in NAND: entries stay right through GC of map blocks, trims and a backdoor fill",
+          "[map_in_nand]") {
+  RunOptions o;
+  o.precondition_fill_bytes = 140ull << 20;
+  o.precondition_workload = "rw=randtrim,bs=64k,iodepth=8,count=600,seed=13";
+  o.workload = "rw=randrw,bs=8k,iodepth=16,count=12000,seed=14,fsync=64";
+  o.sets = {"memory.l2p_sram_kib=16", "firmware.map_cache_policy=fifo"};
+  const nlohmann::json s = run_verified(o);
+  const nlohmann::json& v = s.at("ftl").at("map_cache").at("verify");
+  CHECK(v.at("equal").get<uint64_t>() + v.at("intact").get<uint64_t>() > 100);
+  CHECK(s.at("ftl").at("map_cache").at("relocations").get<uint64_t>() > 0);
+}
+
+#ifdef UFS_HAVE_ISS
+TEST_CASE("Map in NAND on the core: the entries cross in target RAM and equal the map", "[map_in_nand][iss]") {
+  RunOptions o;
+  o.precondition_workload = "rw=randwrite,bs=4k,iodepth=16,size=80m,count=6000,seed=1";
+  o.workload = "rw=randread,bs=4k,iodepth=16,size=80m,count=1000,seed=2";
+  o.sets = {"memory.l2p_sram_kib=32", "cpu.model=iss"};
+  const nlohmann::json s = run_verified(o);
+  const nlohmann::json& v = s.at("ftl").at("map_cache").at("verify");
+  CHECK(v.at("equal").get<uint64_t>() + v.at("intact").get<uint64_t>() > 50);
+}
+#endif
+
+}  // namespace map_in_nand_bench
