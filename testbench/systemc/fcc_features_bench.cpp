@@ -218,6 +218,26 @@ TEST_CASE("FCC: Cache program: the next program's data-in overlaps tPROG", "[fcc
   CHECK(b.fcc.rule_violations() == 0);
 }
 
+TEST_CASE("FCC: Cache program: a program waits behind an older copy-back into its block", "[fcc][cache][copyback]") {
+  // GC copy-back and buffered GC units fill one block (the GC block of plane 0): the
+  // firmware numbers their pages in submit order, so the cache register may not take a
+  // program past a copy-back to the same block still queued (it would skip pages).
+  FlashControllerParams f = test_fcc();
+  f.cache_program = true;
+  f.read_first = false;
+  Bench b(f);
+  Driver drv("drv", [&] {
+    b.fcc.submit(program_op(0, 0, 0, 0, 1, 0), sc_core::SC_ZERO_TIME);                     // block 0, pages 0-2
+    b.fcc.submit(copy_back_op(2), sc_core::SC_ZERO_TIME);                                  // to block 1, pages 0-2
+    b.fcc.submit(program_op(0, 0, 1, 3, 3, 12 * kSectorBytes), sc_core::SC_ZERO_TIME);   // block 1, pages 3-5
+  });
+  sc_core::sc_start();
+  CHECK(b.rec.of(2).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(3).c.status == FlashStatus::Ok);
+  CHECK(b.rec.of(2).t < b.rec.of(3).t);
+  CHECK(b.fcc.rule_violations() == 0);
+}
+
 TEST_CASE("FCC: Without cache program the next data-in waits for tPROG", "[fcc][cache]") {
   Bench b;
   Driver drv("drv", [&] {

@@ -42,13 +42,17 @@ bool DieQueues::better(const OpSlot& a, const OpSlot& b) const {
 }
 
 // Pages of a block must be programmed in order: a program may only be paired into a
-// multi-plane group (or cached) when no older program to the same block still waits.
+// multi-plane group (or cached) when no older program to the same block still waits. A
+// copy-back programs its destination: GC copy-back and GC units moved through the buffer
+// fill one block (ftl/gc_copy_back.h), so a copy-back into the block counts as well.
 bool DieQueues::oldest_program_to_block(uint32_t die, const OpSlot& c) const {
   for (uint32_t q : queue_[die]) {
     const OpSlot& o = pool_[q];
-    if (o.op.opcode == FlashOpcode::Program && o.seq < c.seq && o.op.address.plane == c.op.address.plane &&
-        o.op.address.block == c.op.address.block)
-      return false;
+    if (o.seq >= c.seq) continue;
+    const FlashAddress* to = o.op.opcode == FlashOpcode::Program    ? &o.op.address
+                             : o.op.opcode == FlashOpcode::CopyBack ? &o.op.dest
+                                                                    : nullptr;
+    if (to && to->plane == c.op.address.plane && to->block == c.op.address.block) return false;
   }
   return true;
 }
