@@ -21,6 +21,7 @@
 #include "common/min_heap.h"
 #include "common/event_wheel.h"
 #include "common/sim_time.h"
+#include "common/slab.h"
 
 namespace ufs {
 
@@ -40,15 +41,7 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
 
   // Deliver item at absolute simulated time `at` (not before now).
   void push(const sc_core::sc_time& at, const T& item) {
-    uint32_t index;
-    if (free_.empty()) {
-      index = count_++;
-      if ((index & kChunkMask) == 0) chunks_.emplace_back(new T[kChunk]);
-    } else {
-      index = free_.back();
-      free_.pop_back();
-    }
-    slot(index) = item;
+    const uint32_t index = items_.put(item);
     ++size_;
     if (wheel_) {
       wheel_->schedule(*this, at.value(), index);
@@ -72,13 +65,11 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
   }
 
  private:
-  static constexpr uint32_t kChunkBits = 6, kChunk = 1u << kChunkBits, kChunkMask = kChunk - 1;
   struct Entry {
     uint64_t at;
     uint64_t seq;  // FIFO among equal times keeps runs deterministic
     uint32_t index;
   };
-  T& slot(uint32_t index) { return chunks_[index >> kChunkBits][index & kChunkMask]; }
 
   void heap_push(const Entry& e) { min_heap_push(heap_, e); }
   void heap_pop() { min_heap_pop(heap_); }
@@ -92,8 +83,8 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
   void wheel_wake() override {}  // attached, the queue is never notified: the wheel hands
                                  // it its items (wheel_item)
   void wheel_item(uint32_t index) override {
-    handler_(slot(index));  // may push more (never into this slot)
-    free_.push_back(index);
+    handler_(items_[index]);  // may push more (never into this slot)
+    items_.release(index);
     --size_;
   }
   void dispatch() {
@@ -103,8 +94,8 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
     while (!heap_.empty() && heap_[0].at <= now) {
       const uint32_t index = heap_[0].index;
       heap_pop();
-      handler_(slot(index));  // may push more, due now or later (never into this slot)
-      free_.push_back(index);
+      handler_(items_[index]);  // may push more, due now or later (never into this slot)
+      items_.release(index);
       --size_;
     }
     dispatching_ = false;
@@ -115,10 +106,8 @@ class TimedQueue : public sc_core::sc_module, private EventWheel::Client {
   EventWheel* wheel_ = nullptr;
   sc_core::sc_event event_;
   std::vector<Entry> heap_;
-  std::vector<std::unique_ptr<T[]>> chunks_;
-  uint32_t count_ = 0;  // slots made so far
-  size_t size_ = 0;     // items not yet delivered
-  std::vector<uint32_t> free_;
+  Slab<T> items_;
+  size_t size_ = 0;  // items not yet delivered
   uint64_t seq_ = 0;
   bool armed_ = false;   // a wake-up is pending ...
   uint64_t armed_at_ = 0;  // ... for this time (ps)

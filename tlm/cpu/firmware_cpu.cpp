@@ -31,8 +31,22 @@ void FirmwareCpu::power_on() {
   queue_.push(sim_now(), e);
 }
 
+void FirmwareCpu::deliver(const Event& e) {
+  switch (e.kind) {
+    case EventKind::Command:
+      dispatch(e, &commands_[e.slot]);
+      commands_.release(e.slot);
+      break;
+    case EventKind::Flash:
+      dispatch(e, nullptr, &flashes_[e.slot]);
+      flashes_.release(e.slot);
+      break;
+    default: dispatch(e); break;
+  }
+}
+
 // Run one event's handler on the core: it starts when the core is free.
-void FirmwareCpu::dispatch(Event& e) {
+void FirmwareCpu::dispatch(const Event& e, const HostCommand* command, const FlashCompletion* flash) {
   const sc_time now = sim_now();
   const sc_time start = busy_until_ > now ? busy_until_ : now;
   clock_ = start;
@@ -42,14 +56,14 @@ void FirmwareCpu::dispatch(Event& e) {
   if (trace_) {
     // The command the step works for: the event's own, or for a flash completion the
     // command its op worked for (the work it goes on with is that command's too).
-    trace_tag_ = e.kind == EventKind::Command ? e.command.tag
+    trace_tag_ = e.kind == EventKind::Command ? command->tag
                  : e.kind == EventKind::DataOut || e.kind == EventKind::DataIn ? e.tag : -1;
     trace_cmd_ = trace_->command_on_tag(trace_tag_);
-    if (e.kind == EventKind::Flash) trace_flash_cause(e.flash.cookie);
+    if (e.kind == EventKind::Flash) trace_flash_cause(flash->cookie);
   }
   switch (e.kind) {
-    case EventKind::Command: firmware_->on_command(e.command); break;
-    case EventKind::Flash: firmware_->on_flash_complete(e.flash); break;
+    case EventKind::Command: firmware_->on_command(*command); break;
+    case EventKind::Flash: firmware_->on_flash_complete(*flash); break;
     case EventKind::DataOut: firmware_->on_data_out_done(e.tag, e.token); break;
     case EventKind::DataIn: firmware_->on_data_in_done(e.tag, e.token); break;
     case EventKind::Timer: firmware_->on_timer(e.token); break;
@@ -60,21 +74,35 @@ void FirmwareCpu::dispatch(Event& e) {
   busy_until_ = clock_;
   last_start_ = start;
   in_handler_ = false;
-  if (trace_) trace_step(e, start);
+  if (trace_) trace_step(e, command, flash, start);
 }
 
 // A busy core cannot take an event before it is free: queueing it for then lets one
 // kernel wake-up serve every event that piled up meanwhile (in arrival order).
-void FirmwareCpu::enqueue(const sc_time& at, Event& e) {
+void FirmwareCpu::enqueue(const sc_time& at, const Event& e) {
   queue_.push(at > busy_until_ ? at : busy_until_, e);
 }
 
 // An interrupt raised now: an idle core with nothing older waiting takes it at once
 // (the same time it would get from the queue, without a kernel wake-up); otherwise it queues.
-void FirmwareCpu::post_now(Event& e) {
+void FirmwareCpu::post_now(const Event& e) {
   const sc_time now = sim_now();
   if (!in_handler_ && busy_until_ <= now && !queue_.due_now()) dispatch(e);
   else enqueue(now, e);
+}
+
+// The same for a flash completion: taken at once it is handed over where it lies; only a
+// queued one is copied (into flashes_).
+void FirmwareCpu::post_flash_now(const FlashCompletion& c) {
+  Event e;
+  e.kind = EventKind::Flash;
+  const sc_time now = sim_now();
+  if (!in_handler_ && busy_until_ <= now && !queue_.due_now()) {
+    dispatch(e, nullptr, &c);
+    return;
+  }
+  e.slot = flashes_.put(c);
+  enqueue(now, e);
 }
 
 uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
@@ -193,7 +221,7 @@ void FirmwareCpu::drain_crypto_fifo() {
 void FirmwareCpu::command_arrived(const HostCommand& cmd, const sc_time& at) {
   Event e;
   e.kind = EventKind::Command;
-  e.command = cmd;
+  e.slot = commands_.put(cmd);
   enqueue(at, e);
 }
 
@@ -213,12 +241,7 @@ void FirmwareCpu::data_in_done(uint8_t tag, uint64_t token, const sc_time& at) {
   enqueue(at, e);
 }
 
-void FirmwareCpu::flash_complete(const FlashCompletion& c) {
-  Event e;
-  e.kind = EventKind::Flash;
-  e.flash = c;
-  post_now(e);
-}
+void FirmwareCpu::flash_complete(const FlashCompletion& c) { post_flash_now(c); }
 
 // ---- observability
 
@@ -247,14 +270,15 @@ void FirmwareCpu::trace_flash_cause(uint64_t cookie) {
   trace_cookie_causes_.erase(it);
 }
 
-void FirmwareCpu::trace_step(const Event& e, const sc_time& start) {
+void FirmwareCpu::trace_step(const Event& e, const HostCommand* command, const FlashCompletion* flash,
+                             const sc_time& start) {
   static const char* const names[] = {"command", "flash done", "data out done", "data in done",
                                       "timer", "crypto done", "power up"};
   TraceArgs a;
   a.tag(trace_tag_);
   if (trace_cmd_) a.add("cmd", trace_cmd_);
-  if (e.kind == EventKind::Command) a.add("opcode", e.command.cdb[0]);
-  if (e.kind == EventKind::Flash) a.add("flash_opcode", uint64_t(e.flash.opcode)).add("cookie", e.flash.cookie);
+  if (e.kind == EventKind::Command) a.add("opcode", command->cdb[0]);
+  if (e.kind == EventKind::Flash) a.add("flash_opcode", uint64_t(flash->opcode)).add("cookie", flash->cookie);
   const size_t kind = size_t(e.kind);
   trace_->slice(trace_track_, kind < sizeof names / sizeof names[0] ? names[kind] : "event", start, clock_, a);
   trace_->busy(trace_busy_, start, clock_);

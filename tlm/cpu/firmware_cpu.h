@@ -12,6 +12,7 @@
 #include <functional>
 #include <unordered_map>
 #include <vector>
+#include "common/slab.h"
 #include "common/timed_queue.h"
 #include "common/sim_time.h"
 #include "cpu/cpu_params.h"
@@ -80,22 +81,28 @@ class FirmwareCpu : public sc_core::sc_module,
 
  private:
   enum class EventKind : uint8_t { Command, Flash, DataOut, DataIn, Timer, Crypto, PowerUp };
+  // A queued event is small (issue 18: pushing one copied a ~260-byte struct with every
+  // payload in it): a command's or a flash completion's payload waits in a slab of its
+  // own, the event holds its slot. Crypto results wait in crypto_fifo_.
   struct Event {
     EventKind kind = EventKind::Command;
-    uint8_t tag = 0;
-    uint64_t token = 0;
-    HostCommand command;
-    FlashCompletion flash;
-    HpbCryptoResult crypto;
+    uint8_t tag = 0;     // DataOut, DataIn
+    uint32_t slot = 0;   // Command: in commands_; Flash: in flashes_
+    uint64_t token = 0;  // DataOut, DataIn, Timer
   };
   struct Deliver {  // the queue's handler: a direct call
     FirmwareCpu* cpu;
-    void operator()(Event& e) const { cpu->dispatch(e); }
+    void operator()(Event& e) const { cpu->deliver(e); }
   };
   void power_on();  // reset released: the firmware's first event
-  void post_now(Event& e);
-  void enqueue(const sc_core::sc_time& at, Event& e);
-  void dispatch(Event& e);
+  // A flash completion raised now (see post_now in the .cpp).
+  void post_flash_now(const FlashCompletion& c);
+  void post_now(const Event& e);
+  void enqueue(const sc_core::sc_time& at, const Event& e);
+  // From the queue: runs the event with its payload, then frees the payload's slot.
+  void deliver(const Event& e);
+  // Runs one event's handler; `command` / `flash`: its payload (Command / Flash).
+  void dispatch(const Event& e, const HostCommand* command = nullptr, const FlashCompletion* flash = nullptr);
   void drain_crypto_fifo();
   sc_core::sc_time delay() const { return clock_ - sim_now(); }
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
@@ -107,6 +114,8 @@ class FirmwareCpu : public sc_core::sc_module,
   // crypto_result_cycles (the native mode's figures for that work) are not charged on top.
   bool measured_;
   TimedQueue<Event, Deliver> queue_;
+  Slab<HostCommand> commands_;     // payloads of queued Command events
+  Slab<FlashCompletion> flashes_;  // payloads of queued Flash events
   FirmwareEvents* firmware_ = nullptr;
   HostInterface* hostif_ = nullptr;
   FlashController* fcc_ = nullptr;
@@ -124,7 +133,8 @@ class FirmwareCpu : public sc_core::sc_module,
   tlm::tlm_generic_payload gp_;
   std::vector<SectorStamp> scratch_;
   // Observability
-  void trace_step(const Event& e, const sc_core::sc_time& start);
+  void trace_step(const Event& e, const HostCommand* command, const FlashCompletion* flash,
+                  const sc_core::sc_time& start);
   void trace_flash_cause(uint64_t cookie);
   TraceRecorder* trace_ = nullptr;
   std::function<void(uint64_t)> trace_sampler_;
