@@ -76,8 +76,7 @@ void HostInterface::on_command(const Upiu& u, const sc_time& at) {
   t.command = u.command;
   t.command.tag = u.task_tag;  // the UPIU header is authoritative
   t.command.lun = u.lun;
-  for (Transfer& tr : t.transfers) tr = Transfer();
-  t.transfer_mask = 0;
+  t.transfer_mask = 0;  // no transfer in use (a slot is cleared when request_data_out takes it)
   const sc_time ready = at + decode_;
   if (active_ < params_.queue_depth) {
     admit(t.command, ready);
