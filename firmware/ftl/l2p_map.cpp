@@ -39,6 +39,25 @@ void L2pMap::set(uint64_t lba, uint32_t value) {
   if (c.runs.size() > kMaxRuns) make_dense(c);
 }
 
+void L2pMap::entries(uint64_t first, uint32_t* out, uint32_t count) const {
+  std::fill_n(out, count, kUnmapped);
+  const uint64_t end = std::min(first + count, logical_blocks_);
+  for (uint64_t lba = first; lba < end;) {
+    const Chunk& c = chunks_[lba / kEntriesPerChunk];
+    const uint64_t base = lba - lba % kEntriesPerChunk;
+    const uint64_t stop = std::min(end, base + kEntriesPerChunk);
+    if (c.dense) {
+      std::copy(c.dense.get() + (lba - base), c.dense.get() + (stop - base), out + (lba - first));
+    } else {
+      for (const Run& r : c.runs) {
+        const uint64_t from = std::max<uint64_t>(base + r.off, lba), to = std::min<uint64_t>(base + r.end(), stop);
+        for (uint64_t l = from; l < to; ++l) out[l - first] = r.value + uint32_t(l - base - r.off);
+      }
+    }
+    lba = stop;
+  }
+}
+
 void L2pMap::set_compact(Chunk& c, uint32_t off, uint32_t value) {
   std::vector<Run>& runs = c.runs;
   // The common case, a sequential write: extend the last run.

@@ -41,6 +41,9 @@ class L2pMap {
     return c.runs.empty() ? kUnmapped : get_compact(c, off);
   }
   void set(uint64_t lba, uint32_t value);
+  // The entries of LBAs [first, first + count) into out (kUnmapped past the end); a map page's
+  // worth at a time without a search per entry.
+  void entries(uint64_t first, uint32_t* out, uint32_t count) const;
   void set_observer(L2pObserver* observer) { observer_ = observer; }
   // A second listener, told the same (the map store's check of map pages read from NAND).
   void set_watcher(L2pObserver* watcher) { watcher_ = watcher; }

@@ -62,9 +62,10 @@ class Hal {
 class FlashBackdoor {
  public:
   virtual ~FlashBackdoor() = default;
-  // `count` consecutive pages from address.page (a whole program unit), sectors_per_page stamps each.
+  // `count` consecutive pages from address.page (a whole program unit), sectors_per_page stamps each;
+  // `words` (map pages, FlashOp::words): count x words_per_page words the pages hold (null: none).
   virtual void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
-                             const PageOob* oobs) = 0;
+                             const PageOob* oobs, const uint32_t* words = nullptr, uint32_t words_per_page = 0) = 0;
 };
 
 // What the hardware tells the firmware. The platform calls exactly one of these per

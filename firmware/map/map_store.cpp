@@ -191,7 +191,7 @@ void MapStore::visit_stats(StatsVisitor& v) const {
   v.count("ftl.map_cache.verify.older", stats_.older, "pages",
           "map pages loaded while a newer copy was being programmed, too old to be remembered (not compared)");
   v.count("ftl.map_cache.verify.no_entries", stats_.no_entries, "pages",
-          "map pages loaded that carry no entries (preconditioned through the backdoor)");
+          "map pages loaded that carry no entries (none: every copy is programmed with them)");
   if (stats_.mismatches) v.text("ftl.map_cache.verify.first_mismatch", first_mismatch_, "the first entry that differed");
 }
 

@@ -65,7 +65,7 @@ struct MapStoreStats {
   uint64_t mismatches = 0;     // an entry differs (first_mismatch says where)
   uint64_t intact = 0;         // a newer copy was being programmed: this one read back as it was programmed
   uint64_t older = 0;          // ... and this one too old to be remembered (not compared)
-  uint64_t no_entries = 0;     // the copy carries no entries (preconditioned through the backdoor)
+  uint64_t no_entries = 0;     // the copy carries no entries (none expected: every copy is programmed with them)
 };
 
 class MapStore : public FlashClient, public MapLookups, private L2pObserver {

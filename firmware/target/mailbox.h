@@ -153,6 +153,8 @@ struct PreloadRecord {
   uint32_t count;
   uint32_t stamps;        // target address of count x sectors-per-page SectorStamp
   uint32_t oobs;          // target address of count PageOob
+  uint32_t words;         // target address of count x words_per_page words (map pages; 0: none)
+  uint32_t words_per_page;
   uint32_t pad;
 };
 
@@ -207,7 +209,7 @@ UFS_PIN(CopyRecord, 24);
 UFS_PIN(BytesRecord, 16);
 UFS_PIN(SramRecord, 8);
 UFS_PIN(RegisterRecord, 8);
-UFS_PIN(PreloadRecord, 32);
+UFS_PIN(PreloadRecord, 40);
 UFS_PIN(StatRecord, 32);
 static_assert(offsetof(Mailbox, event) == 16 && offsetof(Mailbox, call) == 16 + kRecordBytes &&
               sizeof(Mailbox) <= kMailboxBytes);

@@ -148,12 +148,14 @@ void TargetHal::set_timer(uint64_t delay_ps, uint64_t cookie) {
 }
 
 void TargetHal::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
-                              const PageOob* oobs) {
+                              const PageOob* oobs, const uint32_t* words, uint32_t words_per_page) {
   PreloadRecord& r = record<PreloadRecord>();
   r.address = address;
   r.count = count;
   r.stamps = address_of(stamps);
   r.oobs = address_of(oobs);
+  r.words = words ? address_of(words) : 0;
+  r.words_per_page = words_per_page;
   ring(Call::PreloadPages);
 }
 

@@ -26,7 +26,7 @@ class TargetHal : public Hal, public FlashBackdoor {
   uint64_t random64() override;
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;
   void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
-                     const PageOob* oobs) override;
+                     const PageOob* oobs, const uint32_t* words, uint32_t words_per_page) override;
 };
 
 // Ring the doorbell with `call`'s record already in Mailbox::call.

@@ -5,8 +5,8 @@ namespace ufs {
 
 Preconditioner::Preconditioner(const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
                                BlockManager& blocks, L2pMap& map, MapStore& store, FlashPort& flash,
-                               UnitPlacement& placement, ObsoleteCopyListener& obsolete, const AllocationPolicy& alloc,
-                               HybridPoolShares* shares)
+                               UnitPlacement& placement, ObsoleteCopyListener& obsolete, const MapPageSource& source,
+                               const AllocationPolicy& alloc, HybridPoolShares* shares)
     : params_(params),
       logical_blocks_(logical_blocks),
       spp_(geometry.sectors_per_page()),
@@ -20,6 +20,7 @@ Preconditioner::Preconditioner(const FirmwareParams& params, const FlashGeometry
       flash_(flash),
       placement_(placement),
       obsolete_(obsolete),
+      source_(source),
       alloc_(alloc),
       shares_(shares) {}
 
@@ -112,9 +113,13 @@ void Preconditioner::fill_units(uint64_t first_lba, uint64_t end, FlashBackdoor&
   }
 }
 
-// The map pages of the filled range, on NAND in map blocks (none of them in SRAM yet).
+// The map pages of the filled range, on NAND in map blocks (none of them in SRAM yet), each
+// with its entries (the whole page's, also those outside the range).
 void Preconditioner::fill_map_pages(uint64_t first_lba, uint64_t end, FlashBackdoor& backdoor) {
   const uint32_t first_page = store_.page_of(first_lba), last_page = store_.page_of(end - 1);
+  const uint32_t per_page = uint32_t(store_.entries_per_page());
+  // One program unit's entries (freed at the end: a firmware would build them in its SRAM map frames).
+  std::vector<uint32_t> words(size_t(params_.program_pages) * per_page);
   for (uint32_t page = first_page; page <= last_page;) {
     UnitPlace where;
     where.stream = WriteStream::Map;
@@ -130,14 +135,20 @@ void Preconditioner::fill_map_pages(uint64_t first_lba, uint64_t end, FlashBackd
         stamps_[p * spp_ + s] = SectorStamp{};
         oob.lba[s] = page <= last_page ? page : kNoOobLba;
       }
-      if (page > last_page) continue;
+      uint32_t* const w = words.data() + size_t(p) * per_page;
+      if (page > last_page) {
+        std::fill_n(w, per_page, L2pMap::kUnmapped);
+        continue;
+      }
+      source_.nand_entries(page, w, per_page);
+      store_.snapshot(page, seq, w);  // firmware.map_verify: what this copy holds
       const uint32_t ppa = blocks_.layout().ppa(where.block, where.page + p, 0);
       obsolete_.copy_obsolete(store_.location(page));
       store_.set_location(page, ppa, seq);
       for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
     }
     backdoor.preload_pages(blocks_.layout().address_of(where.block, where.page), params_.program_pages, stamps_.data(),
-                           oobs_.data());
+                           oobs_.data(), words.data(), per_page);
   }
 }
 

@@ -2,7 +2,8 @@
 // flash backdoor, before the simulation starts (stamps carry version 0). Units are placed
 // exactly as the write path would place them (hybrid page size: split into large-page chunks
 // and small pieces as a write is; static mapping: pool by pool), and the map pages of the
-// range go to map blocks (none in SRAM yet). No SLC buffer and no GC while it runs.
+// range go to map blocks (none in SRAM yet) carrying their entries (issue 20: the NAND model
+// stores them, a later load reads them back). No SLC buffer and no GC while it runs.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,7 +24,8 @@ class Preconditioner {
  public:
   Preconditioner(const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
                  BlockManager& blocks, L2pMap& map, MapStore& store, FlashPort& flash, UnitPlacement& placement,
-                 ObsoleteCopyListener& obsolete, const AllocationPolicy& alloc, HybridPoolShares* shares);
+                 ObsoleteCopyListener& obsolete, const MapPageSource& source, const AllocationPolicy& alloc,
+                 HybridPoolShares* shares);
 
   // [first_lba, first_lba + blocks), cut at the device's end; stops early when the device is full.
   void fill(uint64_t first_lba, uint64_t blocks, FlashBackdoor& backdoor);
@@ -45,6 +47,7 @@ class Preconditioner {
   FlashPort& flash_;
   UnitPlacement& placement_;
   ObsoleteCopyListener& obsolete_;
+  const MapPageSource& source_;
   const AllocationPolicy& alloc_;
   HybridPoolShares* shares_;
   std::vector<SectorStamp> stamps_;  // of the unit being written

@@ -73,11 +73,9 @@ void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) 
 }
 
 void WriteCache::nand_entries(uint32_t page, uint32_t* out, uint32_t count) const {
-  const uint64_t first = uint64_t(page) * count;
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t e = first + i < map_.logical_blocks() ? map_.get(first + i) : L2pMap::kUnmapped;
-    out[i] = L2pMap::is_cached(e) ? table_.old_ppa_of(e) : e;
-  }
+  map_.entries(uint64_t(page) * count, out, count);
+  for (uint32_t i = 0; i < count; ++i)
+    if (L2pMap::is_cached(out[i])) out[i] = table_.old_ppa_of(out[i]);
 }
 
 void WriteCache::copy_obsolete(uint32_t e) {

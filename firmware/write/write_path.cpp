@@ -10,8 +10,8 @@ WritePath::WritePath(Hal& hal, const FirmwareParams& params, const FlashGeometry
       cache_(hal, params, geometry, first_slot, l.blocks, l.map, l.store, l.flash, placement_, l.victims, l.space),
       gc_units_(cache_, l.map, l.store, l.blocks),
       fill_(hal, params, l.blocks.layout(), l.map, l.flash, cache_),
-      preconditioner_(params, geometry, logical_blocks, l.blocks, l.map, l.store, l.flash, placement_, cache_, alloc_,
-                      shares_.get()),
+      preconditioner_(params, geometry, logical_blocks, l.blocks, l.map, l.store, l.flash, placement_, cache_, cache_,
+                      alloc_, shares_.get()),
       writes_(hal, params, geometry, logical_blocks, l.table, l.latency, l.map, l.store, alloc_, shares_.get(), l.blocks,
               cache_, fill_, l.protection),
       map_writer_(hal, params, geometry, l.blocks, l.flash, l.store, placement_, cache_, l.space) {

@@ -198,8 +198,9 @@ void UfsPlatform::precondition_firmware(uint64_t first_lba, uint64_t blocks) {
 }
 
 void UfsPlatform::preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
-                                const PageOob* oobs) {
-  const FlashStatus s = fcc.nand_die(address.die).program(address, count, stamps, oobs, count);
+                                const PageOob* oobs, const uint32_t* words, uint32_t words_per_page) {
+  const FlashStatus s =
+      fcc.nand_die(address.die).program(address, count, stamps, oobs, count, false, words, words_per_page);
   if (s != FlashStatus::Ok) SC_REPORT_ERROR(name(), "precondition: the NAND refused a preload program");
 }
 

@@ -62,7 +62,7 @@ class UfsPlatform : public sc_core::sc_module, public FlashBackdoor {
 
   // FlashBackdoor: zero-time page fill used by DeviceFirmware::precondition.
   void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
-                     const PageOob* oobs) override;
+                     const PageOob* oobs, const uint32_t* words, uint32_t words_per_page) override;
 
  private:
   PlatformConfig config_;

@@ -195,7 +195,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   }
 
   // ---- FlashBackdoor
-  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* stamps, const PageOob* oobs) override {
+  // (Map pages' words are not kept: the fake flash stores stamps and OOB only.)
+  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* stamps, const PageOob* oobs,
+                     const uint32_t* = nullptr, uint32_t = 0) override {
     const uint32_t spp = spp_of(a);
     for (uint32_t p = 0; p < count; ++p) {
       Page& pg = pages_[key(a, a.page + p)];

@@ -91,7 +91,7 @@ struct Rig : PartFixture {
         fill(hw, params, blocks.layout(), map, flash, cache),
         writes(hw, params, geo, 512, table, latency, map, store, alloc, nullptr, blocks, cache, fill, protection),
         reads(hw, params, 48, table, latency, map, blocks.layout(), flash, lookups),
-        preconditioner(params, geo, 512, blocks, map, store, flash, placement, cache, alloc, nullptr) {
+        preconditioner(params, geo, 512, blocks, map, store, flash, placement, cache, cache, alloc, nullptr) {
     hooks.writes = &writes;
     cache.set_durability_listener(&writes);
     cache.set_freed_listener(&writes);

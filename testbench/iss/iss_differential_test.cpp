@@ -155,11 +155,13 @@ struct Tap : Hal, FlashBackdoor, FirmwareEvents {
     line("timer", "%llu %llx", ull(d), ull(cookie));
     hw.set_timer(d, cookie);
   }
-  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* s, const PageOob* o) override {
+  void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* s, const PageOob* o,
+                     const uint32_t* words, uint32_t words_per_page) override {
     const uint32_t spp = hw.spp_of(a);
-    line("preload", "%u/%u/%u/%u n=%u %llx %llx", a.die, a.plane, a.block, a.page, count,
-         ull(fnv(s, size_t(count) * spp * sizeof *s)), ull(hash(std::vector<PageOob>(o, o + count))));
-    hw.preload_pages(a, count, s, o);
+    line("preload", "%u/%u/%u/%u n=%u %llx %llx words %llx", a.die, a.plane, a.block, a.page, count,
+         ull(fnv(s, size_t(count) * spp * sizeof *s)), ull(hash(std::vector<PageOob>(o, o + count))),
+         ull(words ? fnv(words, size_t(count) * words_per_page * sizeof *words) : 0));
+    hw.preload_pages(a, count, s, o, words, words_per_page);
   }
   // FirmwareEvents
   void on_command(const HostCommand& c) override {

@@ -29,7 +29,7 @@ TEST_CASE("Map in NAND: map pages loaded with their entries equal the map, writt
           "map cache",
           "[map_in_nand]") {
   RunOptions o;
-  // Written at random through the write path (a backdoor fill carries no entries) with 2 map
+  // Written at random through the write path with 2 map
   // pages of SRAM: pages evicted dirty go back with their entries; then read at random: every
   // load is compared with the map (or, a newer copy still programming, with what it was programmed as).
   o.precondition_workload = "rw=randwrite,bs=4k,iodepth=16,size=80m,count=20000,seed=1";
@@ -55,6 +55,22 @@ TEST_CASE("Map in NAND: entries stay right through GC of map blocks, trims and a
   const nlohmann::json& v = s.at("ftl").at("map_cache").at("verify");
   CHECK(v.at("equal").get<uint64_t>() + v.at("intact").get<uint64_t>() > 100);
   CHECK(s.at("ftl").at("map_cache").at("relocations").get<uint64_t>() > 0);
+}
+
+TEST_CASE("Map in NAND: a backdoor fill's map pages carry their entries", "[map_in_nand]") {
+  RunOptions o;
+  // Only reads after the fill: every map page loaded is the copy the fill wrote, so each load
+  // compares the whole page with the map.
+  o.precondition_fill_bytes = 80ull << 20;
+  o.workload = "rw=randread,bs=4k,iodepth=8,size=80m,count=3000,seed=5";
+  o.sets = {"memory.l2p_sram_kib=16"};
+  const nlohmann::json s = run_verified(o);
+  const nlohmann::json& v = s.at("ftl").at("map_cache").at("verify");
+  const uint64_t loads = s.at("ftl").at("map_cache").at("page_loads").get<uint64_t>();
+  CHECK(loads > 100);
+  CHECK(v.at("no_entries").get<uint64_t>() == 0);
+  CHECK(v.at("equal").get<uint64_t>() == loads);
+  CHECK(v.at("entries").get<uint64_t>() == loads * 4096);  // 16 KiB map pages
 }
 
 #ifdef UFS_HAVE_ISS

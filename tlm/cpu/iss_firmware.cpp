@@ -729,7 +729,10 @@ void IssFirmware::serve(uint32_t call) {
                                                                    : geometry_.sectors_per_page();
       const auto* oobs = static_cast<const PageOob*>(guest(r.oobs, uint64_t(r.count) * sizeof(PageOob)));
       const auto* stamps = static_cast<const SectorStamp*>(guest(r.stamps, uint64_t(r.count) * spp * sizeof(SectorStamp)));
-      backdoor_->preload_pages(r.address, r.count, stamps, oobs);
+      const auto* words = r.words ? static_cast<const uint32_t*>(guest(
+                                        r.words, uint64_t(r.count) * r.words_per_page * sizeof(uint32_t)))
+                                  : nullptr;
+      backdoor_->preload_pages(r.address, r.count, stamps, oobs, words, words ? r.words_per_page : 0);
       break;
     }
     case Call::Booted: {
