@@ -162,11 +162,19 @@ std::string GarbageCollector::debug_state(uint32_t die) const {
   const DieState& g = gc_[die];
   if (!g.active) return "";
   const uint32_t victim = mover_.move(die).victim;
+  std::string pacing;
+  if (gate_.on()) {  // per pool with hybrid page size (gc/host_pacing.h)
+    const bool hybrid = blocks_.layout().hybrid();
+    for (const bool large : {false, true}) {
+      if (large && !hybrid) break;
+      pacing += std::string(hybrid ? (large ? " large pages:" : " small pages:") : "") + " room " +
+                std::to_string(gate_.pacing().room(die, large)) + " allowance " +
+                std::to_string(gate_.pacing().allowance(die, large));
+    }
+    if (gate_.pacing().paced(die)) pacing += " paced";
+  }
   return ", GC victim " + std::to_string(victim) + " valid " + std::to_string(blocks_.info(victim).valid) +
-         mover_.progress(die, g.erasing) +
-         (gate_.on() ? " room " + std::to_string(gate_.pacing().room(die)) + " allowance " +
-                           std::to_string(gate_.pacing().allowance(die)) + (gate_.pacing().paced(die) ? " paced" : "")
-                     : "");
+         mover_.progress(die, g.erasing) + pacing;
 }
 
 GcStats GarbageCollector::stats() const {

@@ -30,26 +30,25 @@ uint32_t HostPacing::open_room(uint32_t die, WriteStream s, uint32_t slot, bool 
   return (blocks_.pages_in_block(b) - blocks_.info(b).next_page) * blocks_.layout().spp_of(b);
 }
 
-uint64_t HostPacing::room(uint32_t die) const {
-  const bool hybrid = blocks_.layout().hybrid();
-  uint64_t r = 0;
-  for (const bool large : {false, true}) {
-    if (large && !hybrid) break;
-    r += uint64_t(blocks_.pools().free_blocks(die, large)) * block_sectors(large);
-    for (const WriteStream s : {WriteStream::Host, WriteStream::Gc, WriteStream::Map, WriteStream::Cold})
-      for (uint32_t slot = 0; slot < blocks_.layout().geometry().planes_per_die; ++slot) r += open_room(die, s, slot, large);
-  }
+uint64_t HostPacing::room(uint32_t die, bool large) const {
+  uint64_t r = uint64_t(blocks_.pools().free_blocks(die, large)) * block_sectors(large);
+  for (const WriteStream s : {WriteStream::Host, WriteStream::Gc, WriteStream::Map, WriteStream::Cold})
+    for (uint32_t slot = 0; slot < blocks_.layout().geometry().planes_per_die; ++slot) r += open_room(die, s, slot, large);
   return r;
 }
 
-int64_t HostPacing::allowance(uint32_t die) const {
+uint64_t HostPacing::need(uint32_t die, bool large) const {
   const Die& d = dies_[die];
-  const uint64_t left = d.valid ? uint64_t(blocks_.sectors_in_block(d.victim)) * blocks_.info(d.victim).valid / d.valid : 0;
-  return int64_t(room(die)) - int64_t(left);
+  if (d.victim == BlockManager::kNoBlock || !d.valid) return 0;
+  const BlockInfo& v = blocks_.info(d.victim);
+  if (v.large == large) return uint64_t(blocks_.sectors_in_block(d.victim)) * v.valid / d.valid;
+  return d.to_large == large ? v.valid : 0;  // hybrid: the other pool's victim moved into this one
 }
 
+int64_t HostPacing::allowance(uint32_t die, bool large) const { return int64_t(room(die, large)) - int64_t(need(die, large)); }
+
 bool HostPacing::may_place(uint32_t die, bool large) const {
-  return !dies_[die].paced || allowance(die) >= int64_t(unit(large));
+  return !dies_[die].paced || allowance(die, large) >= int64_t(unit(large));
 }
 
 // GC's room in the pool: its free blocks and the write points the victim's data goes to (a

@@ -36,6 +36,16 @@ FirmwareParams hybrid_params() {
   return p;
 }
 
+// Takes one of the die's free blocks of the pool, full and closed, its first `valid` sectors valid.
+uint32_t closed_block(BlockManager& bm, uint32_t die, bool large, uint32_t valid) {
+  const uint32_t b = bm.take_free_block(die, BlockManager::kAnyPlane, large);
+  REQUIRE(b != BlockManager::kNoBlock);
+  bm.info(b).state = BlockState::Closed;
+  bm.info(b).next_page = bm.layout().geometry().pages_per_block;
+  for (uint32_t s = 0; s < valid; ++s) bm.mark_valid(bm.layout().ppa(b, s / bm.layout().spp_of(b), s % bm.layout().spp_of(b)));
+  return b;
+}
+
 struct Rig {
   FlashGeometry geo = hybrid_geometry();
   FirmwareParams params;
@@ -332,14 +342,7 @@ TEST_CASE("Hybrid GC: a pool over its share moves data into the other pool only 
   HybridPoolShares shares(g, 0.25);
   WearMigration wear(hw, params, bm);
   VictimSelector selector(hw, params, bm, &shares, wear);
-  auto closed = [&](uint32_t die, bool large, uint32_t valid) {
-    const uint32_t b = bm.take_free_block(die, BlockManager::kAnyPlane, large);
-    REQUIRE(b != BlockManager::kNoBlock);
-    bm.info(b).state = BlockState::Closed;
-    bm.info(b).next_page = g.pages_per_block;
-    for (uint32_t s = 0; s < valid; ++s) bm.mark_valid(bm.layout().ppa(b, s / bm.layout().spp_of(b), s % bm.layout().spp_of(b)));
-    return b;
-  };
+  auto closed = [&](uint32_t die, bool large, uint32_t valid) { return closed_block(bm, die, large, valid); };
   // Dies 1-3's small blocks full: the small pool holds its share (6,144 sectors) and more
   // with die 0's 20-sector block; the large pool holds nothing.
   for (uint32_t die = 1; die < 4; ++die)
@@ -374,6 +377,77 @@ TEST_CASE("Hybrid GC: a pool over its share moves data into the other pool only 
   CHECK(pacing.gc_spare(0, true) == 128 + 8 - 128);
   CHECK(selector.pick(0, false, to_other, pacing.gc_spare(0, true)) == victim);
   CHECK_FALSE(to_other);
+}
+
+// Issue 14 (session 22): with hybrid page size GC host pacing measured a die's room over both
+// pools against its victim's need, so the free blocks of the pool GC was not cleaning covered
+// the victim and nothing was ever paced (the iiswc15 hybrid GC case: large-page victims, most
+// small-page blocks free, 0 pacing waits, write p99 1.46 s). Each pool's allowance is its own
+// room less what the victim needs of it.
+TEST_CASE("Hybrid GC pacing: a pool's host units wait for its own victim's pace, the other pool's free blocks do not cover it",
+          "[firmware][hybrid][gc]") {
+  const FlashGeometry g = hybrid_geometry();
+  BlockManager bm(g);
+  auto closed = [&](uint32_t die, bool large, uint32_t valid) { return closed_block(bm, die, large, valid); };
+  // Die 0: a small-page victim with 32 of 64 sectors valid, one small block free; the large
+  // pool's 16 blocks (2,048 sectors) all free.
+  const uint32_t victim = closed(0, false, 32);
+  while (bm.pools().free_blocks(0, false) > 1) closed(0, false, 64);
+  REQUIRE(bm.pools().free_blocks(0, true) == 16);
+  HostPacing pacing(bm, 1);
+  pacing.victim_taken(0, victim, true);
+  // The small pool: room 64, GC needs 64 * 32 / 32: nothing for the host (die-wide, the large
+  // pool's 2,048 covered it).
+  CHECK_FALSE(pacing.may_place(0, false));
+  CHECK(pacing.may_place(0, true));  // the large pool owes this victim nothing
+  // GC moves 16 sectors into its block (the free one) and they leave the victim: GC needs
+  // 64 * 16 / 32 = 32 of the 48 left.
+  uint32_t& gc_open = bm.write_points().open_block(0, WriteStream::Gc);
+  gc_open = bm.take_free_block(0);
+  bm.info(gc_open).next_page = 16;
+  for (uint32_t s = 0; s < 16; ++s) bm.mark_invalid(bm.layout().ppa(victim, s, 0));
+  CHECK(pacing.may_place(0, false));
+  // GC's share of the write cache follows the die's room over both pools (gc/host_pacing.h):
+  // 16 + 2,048 cover a block, so GC is ahead of what the host waits for.
+  CHECK(pacing.gc_ahead(0));
+}
+
+TEST_CASE("Hybrid GC pacing: each pool's allowance and what the victim needs of it, moved into the other pool too",
+          "[firmware][hybrid][gc]") {
+  const FlashGeometry g = hybrid_geometry();
+  BlockManager bm(g);
+  auto closed = [&](uint32_t die, bool large, uint32_t valid) { return closed_block(bm, die, large, valid); };
+  const uint32_t victim = closed(0, false, 40);  // 40 of 64 valid
+  while (bm.pools().free_blocks(0, false) > 2) closed(0, false, 64);
+  while (bm.pools().free_blocks(0, true) > 3) closed(0, true, 128);
+  uint32_t& host_large = bm.write_points().open_block(0, WriteStream::Host, 0, true);
+  host_large = bm.take_free_block(0, BlockManager::kAnyPlane, true);
+  bm.info(host_large).next_page = 54;  // 10 pages of 2 sectors left
+  HostPacing pacing(bm, 1);
+  CHECK(pacing.room(0, false) == 2 * 64);
+  CHECK(pacing.room(0, true) == 2 * 128 + 20);
+  CHECK(pacing.allowance(0, false) == 128);  // no victim: nothing needed
+  // Kept in its pool: the small pool needs the whole block back (64 * 40 / 40), the large
+  // pool nothing.
+  pacing.victim_taken(0, victim, true, false);
+  CHECK(pacing.need(0, false) == 64);
+  CHECK(pacing.need(0, true) == 0);
+  CHECK(pacing.allowance(0, false) == 128 - 64);
+  CHECK(pacing.allowance(0, true) == 276);
+  for (uint32_t s = 0; s < 10; ++s) bm.mark_invalid(bm.layout().ppa(victim, s, 0));
+  CHECK(pacing.need(0, false) == 64 * 30 / 40);
+  // Moved into the large pool (its own pool over its share): the small pool still earns its
+  // block back at the victim's pace, the large pool owes the 30 sectors still to move.
+  pacing.victim_taken(0, victim, true, true);  // V = 30 now
+  CHECK(pacing.need(0, false) == 64);
+  CHECK(pacing.need(0, true) == 30);
+  CHECK(pacing.allowance(0, true) == 276 - 30);
+  for (uint32_t s = 10; s < 25; ++s) bm.mark_invalid(bm.layout().ppa(victim, s, 0));
+  CHECK(pacing.need(0, false) == 64 * 15 / 30);
+  CHECK(pacing.need(0, true) == 15);
+  pacing.stop(0);
+  CHECK(pacing.need(0, false) == 0);
+  CHECK(pacing.need(0, true) == 0);
 }
 
 }  // namespace hybrid_page_test
