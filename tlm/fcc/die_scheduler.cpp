@@ -101,19 +101,21 @@ void DieScheduler::finish(uint32_t die) {
     dispatch(die);
 }
 
+// The completion is the slot's own; the slot is freed once the listener has it (an op the
+// firmware submits from the completion takes another slot).
 void DieScheduler::complete(uint32_t s) {
   OpSlot& slot = parts_.pool[s];
-  FlashCompletion c;
+  FlashCompletion& c = slot.done;
   c.cookie = slot.op.cookie;
   c.opcode = slot.op.opcode;
   c.status = slot.status;
   c.address = slot.op.address;
-  if (slot.op.opcode == FlashOpcode::Read || (slot.op.opcode == FlashOpcode::CopyBack && slot.op.read_oob))
-    c.oob = slot.read_oob;
+  if (!(slot.op.opcode == FlashOpcode::Read || (slot.op.opcode == FlashOpcode::CopyBack && slot.op.read_oob)))
+    c.oob = PageOob{};  // no OOB came out
   ++completed_[size_t(c.opcode)];
   if (c.status != FlashStatus::Ok) ++failed_[size_t(c.opcode)];
-  parts_.pool.free(s);
   if (listener_) listener_->flash_complete(c);
+  parts_.pool.free(s);
 }
 
 uint64_t DieScheduler::ops_in_flight() const {

@@ -150,8 +150,8 @@ void FlashTimeline::slice(uint32_t die, const OpPool& pool, const std::vector<ui
   if (lead.cmd) a.add("cmd", lead.cmd);
   if (in_flight) {
     a.add("in_flight", 1);
-  } else if (lead.op.opcode == FlashOpcode::Read && lead.read_oob.kind == PageKind::UserData) {
-    a.add("lba", lead.read_oob.lba[lead.first_sector]);  // what the page holds: checks the link
+  } else if (lead.op.opcode == FlashOpcode::Read && lead.done.oob.kind == PageKind::UserData) {
+    a.add("lba", lead.done.oob.lba[lead.first_sector]);  // what the page holds: checks the link
   }
   const uint64_t start = TraceRecorder::ps(slice_start_[die]);
   trace_->slice(die_track_[die], names[size_t(lead.op.opcode) & 3][variant], start, TraceRecorder::ps(end), a);

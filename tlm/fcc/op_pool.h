@@ -16,7 +16,10 @@ struct OpSlot {
   sc_core::sc_time arrival;
   uint64_t seq = 0;  // submission order (FIFO among equals)
   FlashStatus status = FlashStatus::Ok;
-  PageOob read_oob;
+  // The completion handed to the listener, built in place (issue 18: not built on the
+  // stack and copied); a read (and a copy-back with read_oob) leaves the page's OOB in
+  // done.oob.
+  FlashCompletion done;
   uint32_t first_sector = 0, sectors = 0;  // read: what crosses the bus
   int trace_tag = -1;                      // timeline: host command tag
   uint64_t cmd = 0;                        // timeline: id of the command it works for (0: none)

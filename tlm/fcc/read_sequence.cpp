@@ -61,7 +61,7 @@ ReadSequence::DataOut ReadSequence::data_out(uint32_t die, const std::vector<uin
   landed.clear();
   for (size_t k = 0; k < group.size(); ++k) {
     OpSlot& slot = parts_.pool[group[k]];
-    slot.status = nand.read(slot.op.address, slot.first_sector, slot.sectors, slot.stamps.data(), &slot.read_oob,
+    slot.status = nand.read(slot.op.address, slot.first_sector, slot.sectors, slot.stamps.data(), &slot.done.oob,
                             slot.op.slc, slot.op.words, slot.op.words_per_page);
     const uint64_t bytes = parts_.topology.sector_bus_bytes(slot.sectors);
     const sc_time xfer = parts_.topology.read_transfer_time(slot.first_sector, slot.sectors, ch);
