@@ -149,9 +149,15 @@ void MapStore::on_flash_done(uint64_t index, const FlashCompletion&) {
   if (source_) verify(page);
   hal_.charge_cycles(params_.cycles.map_miss);
   install(page, true);
-  std::vector<std::pair<MapWaiter*, uint32_t>> waiting;
+  // The waiters are taken out (a callback may make the page wait again); the page keeps the
+  // spare list's storage and the spare takes this one's, so in steady state no wait
+  // allocates (issue 18: a heap allocation and free per map load).
+  std::vector<std::pair<MapWaiter*, uint32_t>> waiting = std::move(spare_waiters_);
+  waiting.clear();
   waiting.swap(waiters_[page]);
   for (const auto& [waiter, token] : waiting) waiter->map_page_loaded(token);
+  waiting.clear();
+  spare_waiters_ = std::move(waiting);
   if (listener_waits_[page]) {
     listener_waits_[page] = 0;
     load_listener_->on_map_page_loaded();

@@ -136,6 +136,7 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   std::vector<uint64_t> dir_seq_;
   // Per page being loaded: who waits (lookups), and whether the load listener does.
   std::vector<std::vector<std::pair<MapWaiter*, uint32_t>>> waiters_;
+  std::vector<std::pair<MapWaiter*, uint32_t>> spare_waiters_;  // storage handed on (on_flash_done)
   std::vector<uint8_t> listener_waits_;
   DirtyPageSink* sink_ = nullptr;
   MapMissListener* miss_listener_ = nullptr;
