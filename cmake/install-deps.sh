@@ -24,7 +24,8 @@ case "${1:-core}" in
     # installed (libstdc++ and picolibc for every Arm multilib: Debian has no per-core
     # split; newlib's would be 2.3 GB). Configure again afterwards to build firmware.elf.
     what="the firmware's Arm build and cpu.model=iss"
-    packages=(gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc libunicorn-dev) ;;
+    # gdb-multiarch: the debugger on the core's GDB remote port (cpu.gdb_port; its test drives it).
+    packages=(gcc-arm-none-eabi libstdc++-arm-none-eabi-picolibc libunicorn-dev gdb-multiarch) ;;
   *) echo "install-deps.sh: error: unknown set '$1' (core, extras or iss)" >&2; exit 2 ;;
 esac
 if [ "${2:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

@@ -85,9 +85,15 @@ extern "C" {
 // the core (it does not count these instructions). Not an exit address: Unicorn 2.0.1
 // translates the block at an exit again after every run (twice per event: on read-heavy
 // runs more host time than the handlers, and the translation cache grows by it).
+// Entries return to fw_halt + 2, past a nop: a debugger (cpu.gdb_port) finds a return
+// address's caller at the address before it, which is then fw_halt's own nop, not the end of
+// whatever function the linker put before it (the nop fills fw_halt's alignment padding:
+// nothing moves). Its unwind entry says it has no caller: a backtrace ends there.
 static_assert(uint32_t(Call::Halt) == 19 && kDoorbell == 0x80010000u, "fw_halt's constants below");
 [[gnu::naked, gnu::noinline]] void fw_halt() {
   asm volatile(
+      ".cfi_undefined lr\n\t"
+      "nop\n\t"
       "movs r0, #19\n\t"        // Call::Halt
       "movw r1, #0x0000\n\t"    // kDoorbell
       "movt r1, #0x8001\n\t"

@@ -82,6 +82,7 @@ UfsPlatform::UfsPlatform(sc_core::sc_module_name name, const PlatformConfig& con
     o.mailbox_wait_cycles = config_.cpu.mailbox_wait_cycles;
     o.sram_wait_cycles = config_.cpu.sram_wait_cycles;
     o.fast_loops = config_.cpu.iss_fast_loops;
+    o.gdb_port = uint16_t(config_.cpu.gdb_port);
     try {
       iss_ = std::make_unique<IssFirmware>(cpu, config_.firmware, fcc.geometry(), o);
     } catch (const std::runtime_error& e) {

@@ -31,6 +31,7 @@ struct CpuParams {
   uint32_t sram_wait_cycles = 0;      // per heap access: 0 = the heap sits in TCM-speed SRAM
   uint32_t iss_heap_mib = 256;        // RAM the firmware's heap may use
   bool iss_fast_loops = true;         // the C library's byte loops at host speed, counted as executed
+  uint32_t gdb_port = 0;              // iss: a GDB remote port on 127.0.0.1 (0: none; tlm/cpu/iss_gdb.h)
 
   template <class B>
   void bind_iss(B& b) {
@@ -44,6 +45,10 @@ struct CpuParams {
     b("iss_fast_loops", iss_fast_loops, "",
       "iss: the C library's byte loops (memcpy, memmove, memset) done by the host, their instructions counted as "
       "executed (same run, faster); false runs every iteration on the core");
+    b("gdb_port", gdb_port, "",
+      "iss: a GDB remote port on 127.0.0.1 (0: none): the run waits at the firmware's first entry for "
+      "`gdb-multiarch firmware.elf` with `target remote :N`; while the debugger holds the core, simulated time stands "
+      "still");
   }
 
   template <class B>
@@ -63,6 +68,10 @@ struct CpuParams {
     if (iss_cost != "measured" && iss_cost != "native") return "iss_cost: must be measured or native, not '" + iss_cost + "'";
     if (!(cpi > 0) || cpi > 100) return "cpi: must be within 0..100 (excluded 0)";
     if (iss_heap_mib == 0 || iss_heap_mib > 1536) return "iss_heap_mib: must be within 1..1536";
+    if (gdb_port > 65535) return "gdb_port: must be a TCP port within 1..65535 (0: none)";
+    if (gdb_port && model != "iss")
+      return "gdb_port: needs cpu.model=iss (the native firmware runs in the simulator's own process: debug it with "
+             "the host's gdb)";
     return "";
   }
 };

@@ -1,4 +1,5 @@
 #include "cpu/iss_firmware.h"
+#include "cpu/iss_gdb.h"
 #include <dlfcn.h>
 #include <cxxabi.h>
 #include <elf.h>
@@ -154,10 +155,9 @@ struct IssFirmware::Memory {
 namespace {
 constexpr uint32_t kStackTop = kDataBase + kDataBytes;
 constexpr uint32_t kParamsAt = kMailboxBase + 0x1000;  // the boot record's parameter stream
+}  // namespace
 
-// Thumb-2: a 32-bit instruction starts with a halfword whose top five bits are 11101,
-// 11110 or 11111; everything else is one 16-bit instruction.
-uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes) {
+uint32_t IssFirmware::thumb_instructions(const uint8_t* code, uint32_t bytes) {
   uint32_t n = 0;
   for (uint32_t at = 0; at + 1 < bytes; ++n) {
     const uint16_t hw = uint16_t(code[at] | code[at + 1] << 8);
@@ -165,7 +165,6 @@ uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes) {
   }
   return n;
 }
-}  // namespace
 
 const char* IssFirmware::kind_name(size_t kind) {
   static const char* const names[kKinds] = {"reset",         "boot",     "command",     "flash_complete",
@@ -240,6 +239,8 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   std::sort(functions_.begin(), functions_.end(), [](const Function& a, const Function& b) { return a.address < b.address; });
   if (!entry_ || !halt_ || !start_ || !heap_top_symbol_)
     fail(options.elf + ": fw_start, fw_entry, fw_halt or fw_heap_top missing (not built from firmware/target?)");
+  // Entries return past fw_halt's leading nop when it has one (firmware/target/runtime.cpp).
+  return_ = halt_ + 2 <= kCodeBytes && (mem_->code[halt_] | mem_->code[halt_ + 1] << 8) == 0xbf00 ? halt_ + 2 : halt_;
 
   // ---- the core and its memory map
   init_store_shortcuts();
@@ -266,6 +267,8 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   uc_ctl_exits_enable(uc_);
   uint64_t no_exit[1] = {0};
   if (uc_ctl_set_exits(uc_, no_exit, 0) != UC_ERR_OK) fail("Unicorn cannot clear the core's exits");
+  // The debugger's hooks come first (a stop at an instruction runs none of the others there).
+  if (options.gdb_port) gdb_ = std::make_unique<IssGdb>(*this, options.gdb_port, options.elf);
   // The executed-instruction count only matters for measured cost: no hooks otherwise
   // but on the byte loops' own blocks (a block hook bounded to them is only compiled into
   // those blocks).
@@ -306,6 +309,7 @@ IssFirmware::Core::~Core() {
 }
 
 IssFirmware::~IssFirmware() {
+  gdb_.reset();
   // Before the memories Unicorn maps (mem_) go, as always.
   if (uc_.uc) uc_close(uc_.uc);
   uc_.uc = nullptr;
@@ -342,7 +346,7 @@ void IssFirmware::run(uint32_t kind) {
   charging_ = kind >= uint32_t(Event::Command) && kind <= uint32_t(Event::PowerUp);
   if (options_.native_cost && kind != uint32_t(Event::VisitStats)) charging_ = kind != 0;
   mem_->box().pending_cycles = 0;
-  const uint32_t sp = kStackTop, lr = halt_ | 1u;
+  const uint32_t sp = kStackTop, lr = return_ | 1u;
   uc_reg_write(uc_, UC_ARM_REG_R0, &kind);
   uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
   uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
@@ -351,7 +355,7 @@ void IssFirmware::run(uint32_t kind) {
   // Memory hooks (heap wait states) keep every store on the library's path.
   const InlineStores stores_inline(options_.inline_stores && !options_.sram_wait_cycles ? kCodeBase + kCodeBytes : 0,
                                   &inline_store_pages_);
-  const uc_err err = uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
+  const uc_err err = gdb_ ? uc_err(gdb_->run(begin)) : uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);
   if (err != UC_ERR_OK) {

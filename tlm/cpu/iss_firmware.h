@@ -28,6 +28,8 @@ struct uc_struct;
 
 namespace ufs {
 
+class IssGdb;
+
 struct IssOptions {
   std::string elf;                 // firmware.elf
   uint32_t heap_mib = 256;         // SRAM for the firmware's heap
@@ -43,10 +45,14 @@ struct IssOptions {
   // of Unicorn 2.0.1's store helper (iss_firmware.cpp says why that is safe); never with
   // sram_wait_cycles (memory hooks). Same run either way.
   bool inline_stores = true;
+  // A GDB remote port on 127.0.0.1 (tlm/cpu/iss_gdb.h); 0: none. The core waits for the
+  // debugger at its first entry (in the constructor).
+  uint16_t gdb_port = 0;
 };
 
 class IssFirmware : public FirmwareEvents {
   friend class IssRegionTrace;  // the PC's region on the timeline (tlm/cpu/iss_region_trace.h)
+  friend class IssGdb;          // the core under a debugger (tlm/cpu/iss_gdb.h)
 
  public:
   // Loads the ELF, runs its start-up and boots the firmware with these parameters. Throws
@@ -111,6 +117,9 @@ class IssFirmware : public FirmwareEvents {
   // Whether guest stores above the code memory can take the inline path in this process
   // (Unicorn 2.0.1 only), and how many TLB entries this core's runs made dirty for it.
   static bool inline_stores();
+  // Thumb-2 instructions in `bytes` of code (a 32-bit one starts with a halfword whose top
+  // five bits are 11101, 11110 or 11111; everything else is one 16-bit instruction).
+  static uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes);
   uint64_t inline_store_pages() const { return inline_store_pages_; }
   // Instructions the byte loops would have executed that the host did instead (fast_loops),
   // and how many of the library's loops it recognised in the ELF (of 4).
@@ -169,8 +178,10 @@ class IssFirmware : public FirmwareEvents {
   };
   Core uc_;
   std::unique_ptr<Memory> mem_;
+  std::unique_ptr<IssGdb> gdb_;        // cpu.gdb_port: every entry runs under the debugger
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
   uint64_t halt_bytes_ = 0;            // fw_halt's code: not counted
+  uint32_t return_ = 0;                // where entries return: fw_halt, past its leading nop
   bool halted_ = false;                // the running entry reached fw_halt
   uint64_t logical_blocks_ = 0;
   FlashBackdoor* backdoor_ = nullptr;  // during precondition
