@@ -106,8 +106,9 @@ class Rsp:
         return self.reply()
 
     def registers(self):
+        """r0-r12, sp, lr, pc, cpsr (the g packet then has d0-d15 and fpscr: 200 bytes)."""
         g = self.ask("g")
-        assert len(g) == 17 * 8, g
+        assert len(g) == 2 * (17 * 4 + 16 * 8 + 4), g
         return [struct.unpack("<I", bytes.fromhex(g[i * 8:i * 8 + 8]))[0] for i in range(17)]
 
     def memory(self, address, count):
@@ -162,7 +163,16 @@ def test_breakpoint_step_and_run_to_the_end_as_without_the_debugger(sim, tmp_pat
         r = rsp.registers()
         assert r[15] == sym["fw_start"] & ~1
         assert r[16] & (1 << 5)
-        assert rsp.ask("p19") == rsp.ask("g")[16 * 8:]  # cpsr is gdb's register 25
+        assert rsp.ask("p19") == rsp.ask("g")[16 * 8:17 * 8]  # cpsr is gdb's register 25
+        # The VFP (hard-float firmware): d0-d15 are gdb's 26-41, fpscr 42; a written d5 reads back.
+        assert "org.gnu.gdb.arm.vfp" in xml
+        d5 = rsp.ask("p1f")
+        assert len(d5) == 16 and rsp.ask("g")[2 * (17 * 4 + 5 * 8):2 * (17 * 4 + 6 * 8)] == d5
+        assert rsp.ask("P1f=%s" % struct.pack("<d", 2.5).hex()) == "OK"
+        assert struct.unpack("<d", bytes.fromhex(rsp.ask("p1f")))[0] == 2.5
+        assert rsp.ask("P1f=%s" % d5) == "OK"
+        assert len(rsp.ask("p2a")) == 8
+        assert rsp.ask("p2b").startswith("E")
         # A breakpoint on the command handler; the core runs (boot, then the first command).
         target = sym[ON_COMMAND] & ~1
         assert rsp.ask("Z0,%x,2" % target) == "OK"

@@ -15,7 +15,7 @@ namespace ufs {
 
 namespace {
 // gdb's Arm core feature; cpsr keeps the number it has had since the FPA registers sat
-// between pc and cpsr (25), so the g packet is r0-pc then cpsr: 17 words.
+// between pc and cpsr (25), so the g packet is r0-pc, cpsr, then d0-d15 and fpscr (200 bytes).
 constexpr const char* kTargetXml =
     "<?xml version=\"1.0\"?>"
     "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
@@ -29,8 +29,28 @@ constexpr const char* kTargetXml =
     "<reg name=\"r12\" bitsize=\"32\"/><reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>"
     "<reg name=\"lr\" bitsize=\"32\"/><reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
     "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
+    "</feature>"
+    // The core's VFPv3-D16 view (the Cortex-R8's single-precision VFPv3xD has s0-s31, which
+    // gdb shows as pseudo registers of d0-d15); gdb numbers them on from cpsr: 26-42.
+    "<feature name=\"org.gnu.gdb.arm.vfp\">"
+    "<reg name=\"d0\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d1\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d2\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d3\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d4\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d5\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d6\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d7\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d8\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d9\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d10\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d11\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d12\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d13\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"d14\" bitsize=\"64\" type=\"ieee_double\"/><reg name=\"d15\" bitsize=\"64\" type=\"ieee_double\"/>"
+    "<reg name=\"fpscr\" bitsize=\"32\" type=\"int\" group=\"float\"/>"
     "</feature></target>";
-constexpr int kCpsrNumber = 25;  // gdb's number of cpsr; our register 16
+constexpr int kCpsrNumber = 25;  // gdb's number of cpsr (GdbTarget::kCpsr); d0-d15 and fpscr follow it
+
+// gdb's register number -> GdbTarget's (-1: none).
+int target_register(uint64_t n) {
+  if (n < 16) return int(n);
+  if (n >= kCpsrNumber && n <= kCpsrNumber + 17) return GdbTarget::kCpsr + int(n - kCpsrNumber);
+  return -1;
+}
 constexpr uint32_t kMaxMemory = 0x800;  // bytes per m packet (PacketSize 0x1000 hex digits)
 
 int hex_digit(char c) {
@@ -66,12 +86,15 @@ std::string hex_bytes(const uint8_t* p, size_t n) {
   }
   return s;
 }
-std::string hex_word(uint32_t v) {  // target order: little-endian
-  const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-  return hex_bytes(b, 4);
+std::string hex_value(uint64_t v, int bytes) {  // target order: little-endian
+  uint8_t b[8];
+  for (int i = 0; i < bytes; ++i) b[i] = uint8_t(v >> (8 * i));
+  return hex_bytes(b, size_t(bytes));
 }
-uint32_t word_of(const std::vector<uint8_t>& b, size_t at) {
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+uint64_t value_of(const std::vector<uint8_t>& b, size_t at, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | b[at + size_t(i)];
+  return v;
 }
 bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 }  // namespace
@@ -288,7 +311,8 @@ void GdbRemote::finish(int signal) {
 
 std::string GdbRemote::read_registers(GdbTarget& target) {
   std::string s;
-  for (int r = 0; r < 17; ++r) s += hex_word(target.read_register(r));
+  for (int r = 0; r < GdbTarget::kRegisters; ++r)
+    s += hex_value(target.read_register(r), GdbTarget::register_bytes(r));
   return s;
 }
 
@@ -330,8 +354,13 @@ std::string GdbRemote::handle(GdbTarget& target, const std::string& p, int signa
     case 'g': return read_registers(target);
     case 'G': {
       std::vector<uint8_t> b;
-      if (!parse_bytes(p, 1, b, 17 * 4)) return "E01";
-      for (int r = 0; r < 17; ++r) target.write_register(r, word_of(b, size_t(r) * 4));
+      if (!parse_bytes(p, 1, b, (p.size() - 1) / 2)) return "E01";
+      // As many registers as came, in g order (a debugger may send the core's alone).
+      size_t at = 0;
+      for (int r = 0; r < GdbTarget::kRegisters && at + size_t(GdbTarget::register_bytes(r)) <= b.size(); ++r) {
+        target.write_register(r, value_of(b, at, GdbTarget::register_bytes(r)));
+        at += size_t(GdbTarget::register_bytes(r));
+      }
       return "OK";
     }
     case 'p':
@@ -339,12 +368,13 @@ std::string GdbRemote::handle(GdbTarget& target, const std::string& p, int signa
       size_t at = 1;
       uint64_t n = 0;
       if (!parse_hex(p, at, n)) return "E01";
-      const int r = n < 16 ? int(n) : n == kCpsrNumber ? 16 : -1;
+      const int r = target_register(n);
       if (r < 0) return "E00";
-      if (p[0] == 'p') return hex_word(target.read_register(r));
+      const int bytes = GdbTarget::register_bytes(r);
+      if (p[0] == 'p') return hex_value(target.read_register(r), bytes);
       std::vector<uint8_t> b;
-      if (at >= p.size() || p[at] != '=' || !parse_bytes(p, at + 1, b, 4)) return "E01";
-      target.write_register(r, word_of(b, 0));
+      if (at >= p.size() || p[at] != '=' || !parse_bytes(p, at + 1, b, size_t(bytes))) return "E01";
+      target.write_register(r, value_of(b, 0, bytes));
       return "OK";
     }
     case 'm':

@@ -8,7 +8,7 @@
 //
 // Packets: $data#checksum framing with +/- acknowledgements, qSupported, a target
 // description (qXfer:features:read:target.xml: org.gnu.gdb.arm.core, r0-r12, sp, lr, pc,
-// cpsr as regnum 25), ?, g/G, p/P, m/M, c/s (with an address too), vCont (c, s: the first
+// cpsr as regnum 25; org.gnu.gdb.arm.vfp, d0-d15 and fpscr: the firmware is hard-float), ?, g/G, p/P, m/M, c/s (with an address too), vCont (c, s: the first
 // action applies to the one core), Z0/z0 and Z1/z1 (breakpoints kept here: the core checks
 // breakpoint_at before each instruction; guest memory is never patched), D, k, the thread
 // queries of a single-threaded target, and 0x03 (interrupt) between packets.
@@ -19,12 +19,16 @@
 
 namespace ufs {
 
-// What the debugger reads and writes: registers 0-15 (r0-r12, sp, lr, pc) and 16 (cpsr), memory.
+// What the debugger reads and writes: registers 0-15 (r0-r12, sp, lr, pc), 16 (cpsr),
+// 17-32 (the VFP's d0-d15, 64 bits), 33 (fpscr); memory.
 class GdbTarget {
  public:
+  static constexpr int kRegisters = 34;
+  static constexpr int kCpsr = 16, kD0 = 17, kFpscr = 33;
+  static int register_bytes(int n) { return n >= kD0 && n < kFpscr ? 8 : 4; }
   virtual ~GdbTarget() = default;
-  virtual uint32_t read_register(int n) = 0;
-  virtual void write_register(int n, uint32_t value) = 0;
+  virtual uint64_t read_register(int n) = 0;
+  virtual void write_register(int n, uint64_t value) = 0;
   // False: (part of) the range is not memory of the core.
   virtual bool read_memory(uint32_t address, uint8_t* out, uint32_t bytes) = 0;
   virtual bool write_memory(uint32_t address, const uint8_t* in, uint32_t bytes) = 0;

@@ -9,10 +9,13 @@
 namespace ufs {
 
 namespace {
-constexpr int kRegisters[17] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,  UC_ARM_REG_R3,  UC_ARM_REG_R4,
-                                UC_ARM_REG_R5, UC_ARM_REG_R6, UC_ARM_REG_R7,  UC_ARM_REG_R8,  UC_ARM_REG_R9,
-                                UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR,
-                                UC_ARM_REG_PC, UC_ARM_REG_CPSR};
+// GdbTarget's numbering: r0-r12, sp, lr, pc, cpsr, d0-d15, fpscr.
+constexpr int kUcRegisters[GdbTarget::kRegisters] = {
+    UC_ARM_REG_R0,  UC_ARM_REG_R1,  UC_ARM_REG_R2,  UC_ARM_REG_R3,  UC_ARM_REG_R4,   UC_ARM_REG_R5,  UC_ARM_REG_R6,
+    UC_ARM_REG_R7,  UC_ARM_REG_R8,  UC_ARM_REG_R9,  UC_ARM_REG_R10, UC_ARM_REG_R11,  UC_ARM_REG_R12, UC_ARM_REG_SP,
+    UC_ARM_REG_LR,  UC_ARM_REG_PC,  UC_ARM_REG_CPSR, UC_ARM_REG_D0, UC_ARM_REG_D1,   UC_ARM_REG_D2,  UC_ARM_REG_D3,
+    UC_ARM_REG_D4,  UC_ARM_REG_D5,  UC_ARM_REG_D6,  UC_ARM_REG_D7,  UC_ARM_REG_D8,   UC_ARM_REG_D9,  UC_ARM_REG_D10,
+    UC_ARM_REG_D11, UC_ARM_REG_D12, UC_ARM_REG_D13, UC_ARM_REG_D14, UC_ARM_REG_D15,  UC_ARM_REG_FPSCR};
 constexpr uint32_t kThumb = 1u << 5;  // cpsr.T
 constexpr int kTrap = 5, kInterrupt = 2, kAbort = 6;
 }  // namespace
@@ -30,7 +33,7 @@ IssGdb::IssGdb(IssFirmware& iss, uint16_t port, const std::string& elf) : iss_(i
 IssGdb::~IssGdb() { remote_.finish(failed_ ? kAbort : 0); }
 
 uint32_t IssGdb::resume_address() {
-  return read_register(15) | ((read_register(16) & kThumb) ? 1u : 0u);
+  return uint32_t(read_register(15)) | ((read_register(kCpsr) & kThumb) ? 1u : 0u);
 }
 
 int IssGdb::run(uint32_t begin) {
@@ -102,7 +105,7 @@ void IssGdb::on_block(uc_struct*, uint64_t address, uint32_t size, void* self) {
 // counted again by the block the core resumes in there.
 void IssGdb::take_back_unexecuted() {
   if (iss_.options_.native_cost) return;  // (nothing counted: the firmware's charge_cycles are the cost)
-  const uint32_t pc = read_register(15);
+  const uint32_t pc = uint32_t(read_register(15));
   const uint64_t end = uint64_t(block_at_) + block_size_;
   if (pc < block_at_ || pc >= end) return;  // stopped at a block's start: nothing of it counted yet
   if (end > mailbox::kCodeBytes || block_at_ - iss_.halt_ < iss_.halt_bytes_) return;  // on_block counted none
@@ -119,17 +122,28 @@ void IssGdb::detach() {
   uc_ctl(iss_.uc_, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0));
 }
 
-uint32_t IssGdb::read_register(int n) {
+uint64_t IssGdb::read_register(int n) {
+  if (n < 0 || n >= GdbTarget::kRegisters) return 0;
+  if (register_bytes(n) == 8) {
+    uint64_t v = 0;
+    uc_reg_read(iss_.uc_, kUcRegisters[n], &v);
+    return v;
+  }
   uint32_t v = 0;
-  if (n >= 0 && n < 17) uc_reg_read(iss_.uc_, kRegisters[n], &v);
+  uc_reg_read(iss_.uc_, kUcRegisters[n], &v);
   return v;
 }
 
-void IssGdb::write_register(int n, uint32_t value) {
-  if (n < 0 || n >= 17) return;
+void IssGdb::write_register(int n, uint64_t value) {
+  if (n < 0 || n >= GdbTarget::kRegisters) return;
+  if (register_bytes(n) == 8) {
+    uc_reg_write(iss_.uc_, kUcRegisters[n], &value);
+    return;
+  }
+  uint32_t v = uint32_t(value);
   // Unicorn takes bit 0 of a PC write as the instruction set: keep the core's.
-  if (n == 15) value = (value & ~1u) | ((read_register(16) & kThumb) ? 1u : 0u);
-  uc_reg_write(iss_.uc_, kRegisters[n], &value);
+  if (n == 15) v = (v & ~1u) | ((read_register(kCpsr) & kThumb) ? 1u : 0u);
+  uc_reg_write(iss_.uc_, kUcRegisters[n], &v);
 }
 
 bool IssGdb::read_memory(uint32_t address, uint8_t* out, uint32_t bytes) {

@@ -43,8 +43,8 @@ class IssGdb : public GdbTarget {
   // One entry from `begin` (Thumb bit set), as uc_emu_start(begin) would run it; returns its uc_err.
   int run(uint32_t begin);
 
-  uint32_t read_register(int n) override;
-  void write_register(int n, uint32_t value) override;
+  uint64_t read_register(int n) override;
+  void write_register(int n, uint64_t value) override;
   bool read_memory(uint32_t address, uint8_t* out, uint32_t bytes) override;
   bool write_memory(uint32_t address, const uint8_t* in, uint32_t bytes) override;
 
