@@ -41,6 +41,18 @@
 //    with memory hooks, e.g. cpu.sram_wait_cycles: an inline store skips them). The
 //    signatures are 2.0.1's arm target (32-bit target_ulong, 4-byte MemTxAttrs), checked
 //    against the disassembly of Debian's libunicorn.so.2 (notes/20-s21-speed.md).
+// 3. The TLB's size (IssOptions::large_tlb): QEMU's software TLB starts at 256 entries and
+//    changes size only when it is flushed (doubled when over 70% of it was in use since the
+//    last flush; halved towards the use when under 30% for 100 ms of wall time). Nothing
+//    flushes it after boot, and the Cortex-R5's target pages are 1 KiB (an MPU core), so
+//    the firmware ran on a 256 KiB TLB: about 7 refills a 4 KiB read on the bench job
+//    (arm_cpu_tlb_fill, each a page walk and an iotlb set-up) and many more swaps with the
+//    8-entry victim TLB (the data, heap and mailbox windows start at multiples of 256 KiB, so
+//    their first pages share an index). After boot the core fills the TLB with the heap's
+//    own pages (identity entries, as the core's MPU-off map has them) through the library's
+//    tlb_set_page_with_attrs and flushes it, doubling it each time, to kTlbBits; the flush
+//    drops those entries again, so the firmware's own accesses refill it as before. Only the
+//    host's cost changes: which entries are cached never changes what a load or store does.
 #if UC_API_MAJOR == 2 && UC_API_MINOR == 0 && UC_API_PATCH == 1
 namespace {
 using PageCollectionLock = void* (*)(uc_struct*, uint64_t, uint64_t);
@@ -48,6 +60,7 @@ using PageCollectionUnlock = void (*)(void*);
 using TlbSetPage = void (*)(void* cpu, uint32_t vaddr, uint64_t paddr, uint32_t attrs, int prot, int mmu_idx,
                             uint32_t size);
 using TlbSetDirty = void (*)(void* cpu, uint32_t vaddr);
+using TlbFlush = void (*)(void* cpu);
 // Set once, by the first IssFirmware before any guest code runs (the only caller is the core).
 bool shortcuts_looked_up = false;
 bool unicorn_201 = false;  // the library running is 2.0.1
@@ -55,11 +68,15 @@ PageCollectionLock real_page_collection_lock = nullptr;
 PageCollectionUnlock real_page_collection_unlock = nullptr;
 TlbSetPage real_tlb_set_page = nullptr;
 TlbSetDirty real_tlb_set_dirty = nullptr;
+TlbFlush real_tlb_flush = nullptr;
 uint64_t empty_page_collection = 0;
 // While a core that asked for inline stores runs on this thread: its writable pages at or
 // above dirty_from (0: none) are made dirty, counted in *dirty_pages.
 thread_local uint32_t dirty_from = 0;
 thread_local uint64_t* dirty_pages = nullptr;
+// While a core runs on this thread: its TLB fills (iss_firmware.h).
+using ufs::IssTlbFills;
+thread_local IssTlbFills* tlb_fills = nullptr;
 constexpr int kPageWrite = 2;  // QEMU's PAGE_WRITE
 void init_store_shortcuts() {
   if (shortcuts_looked_up) return;
@@ -68,6 +85,7 @@ void init_store_shortcuts() {
   real_page_collection_unlock = reinterpret_cast<PageCollectionUnlock>(dlsym(RTLD_NEXT, "page_collection_unlock_arm"));
   real_tlb_set_page = reinterpret_cast<TlbSetPage>(dlsym(RTLD_NEXT, "tlb_set_page_with_attrs_arm"));
   real_tlb_set_dirty = reinterpret_cast<TlbSetDirty>(dlsym(RTLD_NEXT, "tlb_set_dirty_arm"));
+  real_tlb_flush = reinterpret_cast<TlbFlush>(dlsym(RTLD_NEXT, "tlb_flush_arm"));
   unsigned major = 0, minor = 0;
   const unsigned full = uc_version(&major, &minor);
   unicorn_201 = major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1;
@@ -91,6 +109,13 @@ void tlb_set_page_with_attrs_arm(void* cpu, uint32_t vaddr, uint64_t paddr, uint
   init_store_shortcuts();
   if (!real_tlb_set_page) missing("tlb_set_page_with_attrs_arm");
   real_tlb_set_page(cpu, vaddr, paddr, attrs, prot, mmu_idx, size);
+  if (IssTlbFills* f = tlb_fills) {
+    ++f->count;
+    f->cpu = cpu;
+    f->attrs = attrs;
+    f->page = size;
+    f->mmu_idx = mmu_idx;
+  }
   if (dirty_from && vaddr >= dirty_from && (prot & kPageWrite)) {
     real_tlb_set_dirty(cpu, vaddr);
     ++*dirty_pages;
@@ -107,29 +132,54 @@ bool tlb_shortcut_in_use() {
   return unicorn_201 && real_tlb_set_page && real_tlb_set_dirty &&
          dlsym(RTLD_DEFAULT, "tlb_set_page_with_attrs_arm") == reinterpret_cast<void*>(&tlb_set_page_with_attrs_arm);
 }
-// While a core runs: its stores at or above `from` take the inline path (0: the library's).
+// While a core runs: its stores at or above `from` take the inline path (0: the library's),
+// and its TLB fills are counted in *fills.
 struct InlineStores {
   uint32_t saved_from;
   uint64_t* saved_pages;
-  InlineStores(uint32_t from, uint64_t* pages) : saved_from(dirty_from), saved_pages(dirty_pages) {
+  IssTlbFills* saved_fills;
+  InlineStores(uint32_t from, uint64_t* pages, IssTlbFills* fills)
+      : saved_from(dirty_from), saved_pages(dirty_pages), saved_fills(tlb_fills) {
     static const bool usable = tlb_shortcut_in_use();  // (after the first core's init_store_shortcuts)
     dirty_from = usable ? from : 0;
     dirty_pages = pages;
+    tlb_fills = fills;
   }
   ~InlineStores() {
     dirty_from = saved_from;
     dirty_pages = saved_pages;
+    tlb_fills = saved_fills;
   }
 };
+// Grows the TLB of the core whose last fill `f` saw to 2^bits entries (see 3. above). Each
+// round fills 2^(round + 10) distinct pages from `base` (at most 2^(bits - 1)) and flushes:
+// a TLB of up to that many entries is then over 70% in use and doubles; one already larger
+// stays (at least 50% in use: never under the 30% that shrinks it). The library's starts at
+// 256 entries, at 64 when a slow process (valgrind) let boot's flushes shrink it; bits - 6
+// rounds take either to 2^bits. About 1 ms.
+bool grow_tlb(const IssTlbFills& f, uint32_t base, uint64_t bytes, int bits) {
+  if (!tlb_shortcut_in_use() || !real_tlb_flush || !f.cpu || !f.page) return false;
+  for (int round = 0; round < bits - 6; ++round) {
+    const uint64_t n = std::min({uint64_t(1) << (round + 10), uint64_t(1) << (bits - 1), bytes / f.page});
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint32_t at = base + uint32_t(i * f.page);
+      real_tlb_set_page(f.cpu, at, at, f.attrs, kPageWrite | 1, f.mmu_idx, f.page);
+    }
+    real_tlb_flush(f.cpu);
+  }
+  return true;
+}
 }  // namespace
 #else
 namespace {
 void init_store_shortcuts() {}
 bool store_shortcut_in_use() { return false; }
 bool tlb_shortcut_in_use() { return false; }
+using ufs::IssTlbFills;
 struct InlineStores {
-  InlineStores(uint32_t, uint64_t*) {}
+  InlineStores(uint32_t, uint64_t*, IssTlbFills*) {}
 };
+bool grow_tlb(const IssTlbFills&, uint32_t, uint64_t, int) { return false; }
 }  // namespace
 #endif
 
@@ -300,6 +350,8 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   std::memcpy(mem_->box().event, &boot, sizeof boot);
   run(uint32_t(Event::Boot));
   if (!logical_blocks_) fail("the firmware did not report its boot");
+  // The TLB for the firmware's working set (3. at the top): boot's fills name the core.
+  if (options.large_tlb) tlb_grown_ = grow_tlb(fills_, kHeapBase, mem_->heap_bytes, kTlbBits);
   if (const uint32_t expect = params_codec::checksum(stream); booted_check_ != expect)
     fail("the firmware decoded other parameters than were sent (ELF built from other sources than this simulator?)");
 }
@@ -354,7 +406,7 @@ void IssFirmware::run(uint32_t kind) {
   halted_ = false;
   // Memory hooks (heap wait states) keep every store on the library's path.
   const InlineStores stores_inline(options_.inline_stores && !options_.sram_wait_cycles ? kCodeBase + kCodeBytes : 0,
-                                  &inline_store_pages_);
+                                  &inline_store_pages_, &fills_);
   const uc_err err = gdb_ ? uc_err(gdb_->run(begin)) : uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);

@@ -48,6 +48,18 @@ struct IssOptions {
   // A GDB remote port on 127.0.0.1 (tlm/cpu/iss_gdb.h); 0: none. The core waits for the
   // debugger at its first entry (in the constructor).
   uint16_t gdb_port = 0;
+  // Grow the core's TLB after boot to kTlbBits entries (Unicorn 2.0.1 only; iss_firmware.cpp
+  // says how): host speed only, same run either way.
+  bool large_tlb = true;
+};
+
+// The TLB fills a core's runs made (Unicorn 2.0.1: seen where the library calls
+// tlb_set_page_with_attrs), and the last one's CPU, attributes, MMU index and page size.
+struct IssTlbFills {
+  uint64_t count = 0;
+  void* cpu = nullptr;
+  uint32_t attrs = 0, page = 0;
+  int mmu_idx = 0;
 };
 
 class IssFirmware : public FirmwareEvents {
@@ -121,6 +133,12 @@ class IssFirmware : public FirmwareEvents {
   // five bits are 11101, 11110 or 11111; everything else is one 16-bit instruction).
   static uint32_t thumb_instructions(const uint8_t* code, uint32_t bytes);
   uint64_t inline_store_pages() const { return inline_store_pages_; }
+  // The TLB (IssOptions::large_tlb): whether it was grown after boot to 2^kTlbBits entries
+  // (16 MiB of 1 KiB target pages), and how many TLB fills this core's runs made (0 where
+  // the fills cannot be seen: not Unicorn 2.0.1).
+  static constexpr int kTlbBits = 14;
+  bool tlb_grown() const { return tlb_grown_; }
+  uint64_t tlb_fills() const { return fills_.count; }
   // Instructions the byte loops would have executed that the host did instead (fast_loops),
   // and how many of the library's loops it recognised in the ELF (of 4).
   uint64_t fast_forwarded_instructions() const { return fast_forwarded_; }
@@ -162,6 +180,7 @@ class IssFirmware : public FirmwareEvents {
   uint8_t* ram(uint32_t address, uint64_t bytes, bool write);  // nullptr unless wholly in one RAM
   uint64_t fast_forwarded_ = 0;
   uint64_t inline_store_pages_ = 0;
+  bool tlb_grown_ = false;
 
   Hal& hal_;
   IssOptions options_;
@@ -179,6 +198,7 @@ class IssFirmware : public FirmwareEvents {
   Core uc_;
   std::unique_ptr<Memory> mem_;
   std::unique_ptr<IssGdb> gdb_;        // cpu.gdb_port: every entry runs under the debugger
+  IssTlbFills fills_;
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
   uint64_t halt_bytes_ = 0;            // fw_halt's code: not counted
   uint32_t return_ = 0;                // where entries return: fw_halt, past its leading nop
