@@ -227,6 +227,7 @@ struct Result {
   uint64_t inline_store_pages = 0;          // ISS only: TLB entries made dirty, over every core of the run
   uint64_t tlb_fills = 0;                   // ISS only: TLB fills, over every core of the run
   bool tlb_grown = false;                   // ISS only: the last core's TLB was grown after boot
+  uint64_t inline_count_blocks = 0;         // ISS only: blocks translated to count inline, every core
   std::vector<IssFirmware::ChargeSite> sites;  // ISS with measured cost only
   std::map<uint32_t, std::string> site_functions;  // caller -> its function
   std::map<std::string, std::string> stats;  // the firmware's statistics at the end (visit_stats)
@@ -255,6 +256,7 @@ struct IssMode {
   uint32_t sram_wait_cycles = 0;
   bool inline_stores = true;
   bool large_tlb = true;
+  bool inline_count = true;
 };
 
 Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
@@ -268,6 +270,7 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
     if (fw.iss) {
       out.inline_store_pages += fw.iss->inline_store_pages();
       out.tlb_fills += fw.iss->tlb_fills();
+      out.inline_count_blocks += fw.iss->inline_count_blocks();
     }
     fw.native.reset();
     fw.iss.reset();
@@ -279,6 +282,7 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
       o.sram_wait_cycles = mode.sram_wait_cycles;
       o.inline_stores = mode.inline_stores;
       o.large_tlb = mode.large_tlb;
+      o.inline_count = mode.inline_count;
       o.mailbox_wait_cycles = 12;
       o.heap_mib = 64;
       fw.iss = std::make_unique<IssFirmware>(tap, s.params, s.geo, o);
@@ -372,6 +376,7 @@ Result run(const Scenario& s, bool on_iss, IssMode mode = {}) {
     out.inline_store_pages += fw.iss->inline_store_pages();
     out.tlb_fills += fw.iss->tlb_fills();
     out.tlb_grown = fw.iss->tlb_grown();
+    out.inline_count_blocks += fw.iss->inline_count_blocks();
     out.sites = fw.iss->charge_sites();
     for (const auto& site : out.sites) out.site_functions[site.caller] = fw.iss->function_at(site.caller);
   }
@@ -612,6 +617,45 @@ TEST_CASE("ISS: the grown TLB leaves the run identical and refills far less", "[
   check_same_log(a, "grown", b, "library's");
   CHECK(a.completed > 2400);
   check_same_cost(a, b);
+  CHECK(a.stats == b.stats);
+  CHECK(b.calls.at("power_cut") == 1);
+}
+
+// Blocks that count their own instructions (IssOptions::inline_count: TCG ops in place of
+// the block hook's call, iss_firmware.cpp) must count exactly what the block hook counts:
+// the same calls at the same times, instructions and cycles per event kind (max included),
+// charge sites and statistics, with measured cost, SRAM wait states (a memory hook on every
+// heap access) and the byte loops at host speed (their blocks keep the call); a power cut
+// brings up a second core.
+TEST_CASE("ISS: blocks counting inline leave the run identical, instruction for instruction", "[iss]") {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.commands = 1500;
+  s.precondition_blocks = 4096;
+  s.power_cut_after = 900;
+  const Result a = run(s, true, IssMode{false, true, 2, true, true, true});
+  const Result b = run(s, true, IssMode{false, true, 2, true, true, false});
+  unsigned major = 0, minor = 0;
+  const unsigned full = uc_version(&major, &minor);
+  if (major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1) {
+    CHECK(a.inline_count_blocks > 1000);  // boot, the precondition and every handler's blocks, on both cores
+  } else {
+    WARN("Unicorn " << major << "." << minor << ": blocks count inline with 2.0.1 only");
+    CHECK(a.inline_count_blocks == 0);
+  }
+  CHECK(b.inline_count_blocks == 0);
+  check_same_log(a, "inline", b, "hook");
+  CHECK(a.completed > 1400);
+  check_same_cost(a, b);
+  CHECK(a.fast_forwarded == b.fast_forwarded);
+  REQUIRE(a.sites.size() == b.sites.size());
+  for (size_t i = 0; i < a.sites.size(); ++i) {
+    CHECK(a.sites[i].caller == b.sites[i].caller);
+    CHECK(a.sites[i].calls == b.sites[i].calls);
+    CHECK(a.sites[i].instructions == b.sites[i].instructions);
+    CHECK(a.sites[i].sram_accesses == b.sites[i].sram_accesses);
+  }
   CHECK(a.stats == b.stats);
   CHECK(b.calls.at("power_cut") == 1);
 }

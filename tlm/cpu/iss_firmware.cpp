@@ -53,6 +53,19 @@
 //    tlb_set_page_with_attrs and flushes it, doubling it each time, to kTlbBits; the flush
 //    drops those entries again, so the firmware's own accesses refill it as before. Only the
 //    host's cost changes: which entries are cached never changes what a load or store does.
+// 4. The executed-instruction count (IssOptions::inline_count): a block hook is one host
+//    call per executed block (2.0.1 compiles a lone block hook into a direct call of its
+//    callback: on_block, ~40 host instructions with the call, ~700 blocks a 4 KiB read).
+//    tcg_gen_callN, which emits that call while a block is translated, and tb_gen_code,
+//    which translates it, are replaced: a block of the core's code that needs nothing but
+//    its count gets, where the call would be, four TCG ops instead (load the count, load
+//    the block's own slot, add, store), and when its translation is done (tb_gen_code
+//    returns the block: its size, a uint16_t at offset 12 of 2.0.1's TranslationBlock) its
+//    slot gets its instructions, the same Thumb count on_block makes. The byte loops' blocks
+//    and fw_halt keep the call. The count then grows at the same point of the block as
+//    before (its start), by the same number. TCG opcodes and calls checked against the
+//    disassembly of Debian's libunicorn.so.2 (ld_i64 73, st_i64 77, add_i64 78; ld_i32 13 is
+//    what its translator emits for the exit check, add_i64 78 what tcg_gen_addi_i64 emits).
 #if UC_API_MAJOR == 2 && UC_API_MINOR == 0 && UC_API_PATCH == 1
 namespace {
 using PageCollectionLock = void* (*)(uc_struct*, uint64_t, uint64_t);
@@ -61,6 +74,15 @@ using TlbSetPage = void (*)(void* cpu, uint32_t vaddr, uint64_t paddr, uint32_t 
                             uint32_t size);
 using TlbSetDirty = void (*)(void* cpu, uint32_t vaddr);
 using TlbFlush = void (*)(void* cpu);
+using TbGenCode = void* (*)(void* cpu, uint32_t pc, uint32_t cs_base, uint32_t flags, int cflags);
+using TcgGenCallN = void (*)(void* s, void* func, void* ret, int nargs, void** args);
+using TcgConstI64 = intptr_t (*)(void* s, int64_t value);  // a TCGv_i64: the temp's offset from s
+using TcgTempNew = void* (*)(void* s, int type, bool local);  // a TCGTemp*
+using TcgTempFree = void (*)(void* s, void* temp);
+using TcgGenOp3 = void (*)(void* s, int opc, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+constexpr int kTcgI64 = 1;  // TCG_TYPE_I64
+constexpr int kOpLdI64 = 73, kOpStI64 = 77, kOpAddI64 = 78;
+constexpr uint32_t kTbSizeAt = 12;  // TranslationBlock::size (uint16_t)
 // Set once, by the first IssFirmware before any guest code runs (the only caller is the core).
 bool shortcuts_looked_up = false;
 bool unicorn_201 = false;  // the library running is 2.0.1
@@ -69,6 +91,12 @@ PageCollectionUnlock real_page_collection_unlock = nullptr;
 TlbSetPage real_tlb_set_page = nullptr;
 TlbSetDirty real_tlb_set_dirty = nullptr;
 TlbFlush real_tlb_flush = nullptr;
+TbGenCode real_tb_gen_code = nullptr;
+TcgGenCallN real_tcg_gen_call = nullptr;
+TcgConstI64 real_tcg_const_i64 = nullptr;
+TcgTempNew real_tcg_temp_new = nullptr;
+TcgTempFree real_tcg_temp_free = nullptr;
+TcgGenOp3 real_tcg_gen_op3 = nullptr;
 uint64_t empty_page_collection = 0;
 // While a core that asked for inline stores runs on this thread: its writable pages at or
 // above dirty_from (0: none) are made dirty, counted in *dirty_pages.
@@ -77,6 +105,9 @@ thread_local uint64_t* dirty_pages = nullptr;
 // While a core runs on this thread: its TLB fills (iss_firmware.h).
 using ufs::IssTlbFills;
 thread_local IssTlbFills* tlb_fills = nullptr;
+// While a core that counts inline runs on this thread (4.).
+using ufs::IssInlineCount;
+thread_local IssInlineCount* inline_count = nullptr;
 constexpr int kPageWrite = 2;  // QEMU's PAGE_WRITE
 void init_store_shortcuts() {
   if (shortcuts_looked_up) return;
@@ -86,6 +117,12 @@ void init_store_shortcuts() {
   real_tlb_set_page = reinterpret_cast<TlbSetPage>(dlsym(RTLD_NEXT, "tlb_set_page_with_attrs_arm"));
   real_tlb_set_dirty = reinterpret_cast<TlbSetDirty>(dlsym(RTLD_NEXT, "tlb_set_dirty_arm"));
   real_tlb_flush = reinterpret_cast<TlbFlush>(dlsym(RTLD_NEXT, "tlb_flush_arm"));
+  real_tb_gen_code = reinterpret_cast<TbGenCode>(dlsym(RTLD_NEXT, "tb_gen_code_arm"));
+  real_tcg_gen_call = reinterpret_cast<TcgGenCallN>(dlsym(RTLD_NEXT, "tcg_gen_callN_arm"));
+  real_tcg_const_i64 = reinterpret_cast<TcgConstI64>(dlsym(RTLD_NEXT, "tcg_const_i64_arm"));
+  real_tcg_temp_new = reinterpret_cast<TcgTempNew>(dlsym(RTLD_NEXT, "tcg_temp_new_internal_arm"));
+  real_tcg_temp_free = reinterpret_cast<TcgTempFree>(dlsym(RTLD_NEXT, "tcg_temp_free_internal_arm"));
+  real_tcg_gen_op3 = reinterpret_cast<TcgGenOp3>(dlsym(RTLD_NEXT, "tcg_gen_op3_arm"));
   unsigned major = 0, minor = 0;
   const unsigned full = uc_version(&major, &minor);
   unicorn_201 = major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1;
@@ -121,6 +158,47 @@ void tlb_set_page_with_attrs_arm(void* cpu, uint32_t vaddr, uint64_t paddr, uint
     ++*dirty_pages;
   }
 }
+// 4.: the block being translated, and once it is, its slot's instructions.
+void* tb_gen_code_arm(void* cpu, uint32_t pc, uint32_t cs_base, uint32_t flags, int cflags) {
+  init_store_shortcuts();
+  if (!real_tb_gen_code) missing("tb_gen_code_arm");
+  IssInlineCount* c = inline_count;
+  if (!c) return real_tb_gen_code(cpu, pc, cs_base, flags, cflags);
+  c->translating = pc;
+  c->slot = nullptr;
+  void* tb = real_tb_gen_code(cpu, pc, cs_base, flags, cflags);
+  if (c->slot) {
+    uint16_t size = 0;
+    std::memcpy(&size, static_cast<const char*>(tb) + kTbSizeAt, sizeof size);
+    // (as on_block: a block reaching past the code memory is not counted)
+    *c->slot = uint64_t(pc) + size <= c->code_bytes ? ufs::IssFirmware::thumb_instructions(c->code + pc, size) : 0;
+    c->slot = nullptr;
+    ++c->blocks;
+  }
+  return tb;
+}
+// 4.: the block hook's call, or in its place the block's inline count.
+void tcg_gen_callN_arm(void* s, void* func, void* ret, int nargs, void** args) {
+  init_store_shortcuts();
+  if (!real_tcg_gen_call) missing("tcg_gen_callN_arm");
+  IssInlineCount* c = inline_count;
+  const uint32_t pc = c ? c->translating : 0;
+  if (!c || func != c->block_hook || nargs != 4 || pc >= c->code_bytes || pc - c->halt < c->halt_bytes ||
+      std::find(c->loops.begin(), c->loops.end(), pc) != c->loops.end())
+    return real_tcg_gen_call(s, func, ret, nargs, args);
+  c->slots.push_back(0);
+  c->slot = &c->slots.back();
+  auto temp = [s](intptr_t v) { return reinterpret_cast<uintptr_t>(static_cast<char*>(s) + v); };
+  const uintptr_t counter = temp(real_tcg_const_i64(s, int64_t(reinterpret_cast<uintptr_t>(c->counter))));
+  const uintptr_t slot = temp(real_tcg_const_i64(s, int64_t(reinterpret_cast<uintptr_t>(c->slot))));
+  const auto count = reinterpret_cast<uintptr_t>(real_tcg_temp_new(s, kTcgI64, false));
+  const auto add = reinterpret_cast<uintptr_t>(real_tcg_temp_new(s, kTcgI64, false));
+  real_tcg_gen_op3(s, kOpLdI64, count, counter, 0);
+  real_tcg_gen_op3(s, kOpLdI64, add, slot, 0);
+  real_tcg_gen_op3(s, kOpAddI64, count, count, add);
+  real_tcg_gen_op3(s, kOpStI64, count, counter, 0);
+  for (const uintptr_t t : {add, count, slot, counter}) real_tcg_temp_free(s, reinterpret_cast<void*>(t));
+}
 }
 namespace {
 // Whether libunicorn's calls reach the definitions above (the executable exports them).
@@ -132,23 +210,33 @@ bool tlb_shortcut_in_use() {
   return unicorn_201 && real_tlb_set_page && real_tlb_set_dirty &&
          dlsym(RTLD_DEFAULT, "tlb_set_page_with_attrs_arm") == reinterpret_cast<void*>(&tlb_set_page_with_attrs_arm);
 }
+bool inline_count_in_use() {
+  return unicorn_201 && real_tb_gen_code && real_tcg_gen_call && real_tcg_const_i64 && real_tcg_temp_new &&
+         real_tcg_temp_free && real_tcg_gen_op3 &&
+         dlsym(RTLD_DEFAULT, "tb_gen_code_arm") == reinterpret_cast<void*>(&tb_gen_code_arm) &&
+         dlsym(RTLD_DEFAULT, "tcg_gen_callN_arm") == reinterpret_cast<void*>(&tcg_gen_callN_arm);
+}
 // While a core runs: its stores at or above `from` take the inline path (0: the library's),
 // and its TLB fills are counted in *fills.
 struct InlineStores {
   uint32_t saved_from;
   uint64_t* saved_pages;
   IssTlbFills* saved_fills;
-  InlineStores(uint32_t from, uint64_t* pages, IssTlbFills* fills)
-      : saved_from(dirty_from), saved_pages(dirty_pages), saved_fills(tlb_fills) {
+  IssInlineCount* saved_count;
+  InlineStores(uint32_t from, uint64_t* pages, IssTlbFills* fills, IssInlineCount* count)
+      : saved_from(dirty_from), saved_pages(dirty_pages), saved_fills(tlb_fills), saved_count(inline_count) {
     static const bool usable = tlb_shortcut_in_use();  // (after the first core's init_store_shortcuts)
+    static const bool counting = inline_count_in_use();
     dirty_from = usable ? from : 0;
     dirty_pages = pages;
     tlb_fills = fills;
+    inline_count = counting ? count : nullptr;
   }
   ~InlineStores() {
     dirty_from = saved_from;
     dirty_pages = saved_pages;
     tlb_fills = saved_fills;
+    inline_count = saved_count;
   }
 };
 // Grows the TLB of the core whose last fill `f` saw to 2^bits entries (see 3. above). Each
@@ -175,9 +263,10 @@ namespace {
 void init_store_shortcuts() {}
 bool store_shortcut_in_use() { return false; }
 bool tlb_shortcut_in_use() { return false; }
+using ufs::IssInlineCount;
 using ufs::IssTlbFills;
 struct InlineStores {
-  InlineStores(uint32_t, uint64_t*, IssTlbFills*) {}
+  InlineStores(uint32_t, uint64_t*, IssTlbFills*, IssInlineCount*) {}
 };
 bool grow_tlb(const IssTlbFills&, uint32_t, uint64_t, int) { return false; }
 }  // namespace
@@ -326,6 +415,15 @@ IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeom
   uc_hook h;
   if (!options.native_cost) {
     block_instructions_.assign(kCodeBytes / 2, 0);
+    if (options.inline_count) {  // (4. at the top: only where the library and the block hook allow it)
+      inline_count_.counter = &instructions_;
+      inline_count_.block_hook = reinterpret_cast<const void*>(&IssFirmware::on_block);
+      inline_count_.code = mem_->code.data();
+      inline_count_.code_bytes = kCodeBytes;
+      inline_count_.halt = halt_;
+      inline_count_.halt_bytes = uint32_t(halt_bytes_);
+      for (size_t i = 0; i < kLoops; ++i) inline_count_.loops[i] = loop_at_[i] ? loop_at_[i] : kCodeBytes;
+    }
     uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&IssFirmware::on_block), this, 1, 0);
     if (options.sram_wait_cycles)
       uc_hook_add(uc_, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&IssFirmware::on_sram), this,
@@ -406,7 +504,7 @@ void IssFirmware::run(uint32_t kind) {
   halted_ = false;
   // Memory hooks (heap wait states) keep every store on the library's path.
   const InlineStores stores_inline(options_.inline_stores && !options_.sram_wait_cycles ? kCodeBase + kCodeBytes : 0,
-                                  &inline_store_pages_, &fills_);
+                                  &inline_store_pages_, &fills_, inline_count_.counter ? &inline_count_ : nullptr);
   const uc_err err = gdb_ ? uc_err(gdb_->run(begin)) : uc_emu_start(uc_, begin, 0, 0, 0);  // until fw_halt stops it
   if (!panic_.empty()) fail("firmware panic in " + std::string(kind_name(kind)) + ": " + panic_);
   if (!error_.empty()) throw std::runtime_error(error_);

@@ -14,6 +14,7 @@
 // both modes run identically op by op: the differential test).
 #pragma once
 #include <array>
+#include <deque>
 #include <map>
 #include <tuple>
 #include <cstdint>
@@ -48,6 +49,9 @@ struct IssOptions {
   // A GDB remote port on 127.0.0.1 (tlm/cpu/iss_gdb.h); 0: none. The core waits for the
   // debugger at its first entry (in the constructor).
   uint16_t gdb_port = 0;
+  // Translated blocks add their instruction count themselves (measured cost), instead of
+  // calling the block hook (Unicorn 2.0.1 only; iss_firmware.cpp says how). Same run either way.
+  bool inline_count = true;
   // Grow the core's TLB after boot to kTlbBits entries (Unicorn 2.0.1 only; iss_firmware.cpp
   // says how): host speed only, same run either way.
   bool large_tlb = true;
@@ -60,6 +64,21 @@ struct IssTlbFills {
   void* cpu = nullptr;
   uint32_t attrs = 0, page = 0;
   int mmu_idx = 0;
+};
+
+// Executed-instruction counting without a call per block (Unicorn 2.0.1: iss_firmware.cpp):
+// what the translator needs to make a block add its instructions to the count itself.
+struct IssInlineCount {
+  uint64_t* counter = nullptr;      // the core's executed instructions
+  const void* block_hook = nullptr;  // the block hook's callback that this replaces
+  const uint8_t* code = nullptr;    // the code memory, from address 0
+  uint32_t code_bytes = 0;
+  uint32_t halt = 0, halt_bytes = 0;  // fw_halt: never counted
+  std::array<uint32_t, 4> loops{};  // the byte loops' blocks: they keep the call (fast_loops)
+  std::deque<uint64_t> slots;       // per block translated to count inline: its instructions
+  uint32_t translating = 0;         // the block being translated
+  uint64_t* slot = nullptr;         // its slot, once it counts inline
+  uint64_t blocks = 0;              // translations that count inline
 };
 
 class IssFirmware : public FirmwareEvents {
@@ -139,6 +158,9 @@ class IssFirmware : public FirmwareEvents {
   static constexpr int kTlbBits = 14;
   bool tlb_grown() const { return tlb_grown_; }
   uint64_t tlb_fills() const { return fills_.count; }
+  // Blocks translated to count their instructions inline (IssOptions::inline_count; 0 with
+  // any other Unicorn than 2.0.1, with native cost, or while a timeline adds a block hook).
+  uint64_t inline_count_blocks() const { return inline_count_.blocks; }
   // Instructions the byte loops would have executed that the host did instead (fast_loops),
   // and how many of the library's loops it recognised in the ELF (of 4).
   uint64_t fast_forwarded_instructions() const { return fast_forwarded_; }
@@ -199,6 +221,7 @@ class IssFirmware : public FirmwareEvents {
   std::unique_ptr<Memory> mem_;
   std::unique_ptr<IssGdb> gdb_;        // cpu.gdb_port: every entry runs under the debugger
   IssTlbFills fills_;
+  IssInlineCount inline_count_;
   uint32_t entry_ = 0, halt_ = 0, start_ = 0, heap_top_symbol_ = 0;
   uint64_t halt_bytes_ = 0;            // fw_halt's code: not counted
   uint32_t return_ = 0;                // where entries return: fw_halt, past its leading nop
