@@ -89,14 +89,14 @@ extern "C" {
 // address's caller at the address before it, which is then fw_halt's own nop, not the end of
 // whatever function the linker put before it (the nop fills fw_halt's alignment padding:
 // nothing moves). Its unwind entry says it has no caller: a backtrace ends there.
-static_assert(uint32_t(Call::Halt) == 19 && kDoorbell == 0x80010000u, "fw_halt's constants below");
+static_assert(uint32_t(Call::Halt) == 19 && kDoorbell == 0x90010000u, "fw_halt's constants below");
 [[gnu::naked, gnu::noinline]] void fw_halt() {
   asm volatile(
       ".cfi_undefined lr\n\t"
       "nop\n\t"
       "movs r0, #19\n\t"        // Call::Halt
       "movw r1, #0x0000\n\t"    // kDoorbell
-      "movt r1, #0x8001\n\t"
+      "movt r1, #0x9001\n\t"
       "str r0, [r1]\n\t"
       "1: b 1b");
 }

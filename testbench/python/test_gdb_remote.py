@@ -204,7 +204,7 @@ def test_breakpoint_step_and_run_to_the_end_as_without_the_debugger(sim, tmp_pat
         assert r[15] != pc
         assert rsp.ask("P0=%s" % struct.pack("<I", r[0]).hex()) == "OK"
         # Memory writes and unmapped reads.
-        scratch = 0x80000000 + 0xfff0  # the mailbox window's last bytes (unused by the records)
+        scratch = 0x90000000 + 0xfff0  # the mailbox window's last bytes (unused by the records)
         saved = rsp.memory(scratch, 4)
         assert rsp.ask("M%x,4:deadbeef" % scratch) == "OK"
         assert rsp.memory(scratch, 4) == bytes.fromhex("deadbeef")

@@ -47,8 +47,9 @@
 //    flushes it after boot, and the Cortex-R5's target pages are 1 KiB (an MPU core), so
 //    the firmware ran on a 256 KiB TLB: about 7 refills a 4 KiB read on the bench job
 //    (arm_cpu_tlb_fill, each a page walk and an iotlb set-up) and many more swaps with the
-//    8-entry victim TLB (the data, heap and mailbox windows start at multiples of 256 KiB, so
-//    their first pages share an index). After boot the core fills the TLB with the heap's
+//    8-entry victim TLB. (The TLB is indexed by the address modulo its reach: the memory
+//    map, firmware/target/mailbox.h, starts each region at its own offset in 16 MiB.) After
+//    boot the core fills the TLB with the heap's
 //    own pages (identity entries, as the core's MPU-off map has them) through the library's
 //    tlb_set_page_with_attrs and flushes it, doubling it each time, to kTlbBits; the flush
 //    drops those entries again, so the firmware's own accesses refill it as before. Only the
