@@ -96,9 +96,19 @@ bool DeviceFirmware::idle() const {
   return gc_.idle();
 }
 
+// Every handler ends here: the HPB entries it programmed (hpb.response_entries) go to the
+// crypto engine as one sign batch.
+struct DeviceFirmware::EventEnd {
+  DeviceFirmware& fw;
+  ~EventEnd() {
+    if (fw.hpb_) fw.hpb_->device().end_event();
+  }
+};
+
 // ---------------------------------------------------------------- commands
 
 void DeviceFirmware::on_command(const HostCommand& c) {
+  const EventEnd end{*this};
   table_.count_command();
   background_.command_started();
   latency_.start(c.tag, hal_.now_ps());
@@ -112,6 +122,7 @@ void DeviceFirmware::on_command(const HostCommand& c) {
 // ---------------------------------------------------------------- reads
 
 void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
+  const EventEnd end{*this};
   hal_.charge_cycles(params_.cycles.transfer_done);
   if (token & kControlToken) { table_.control_data_sent(tag); return; }
   if (token & hpb_cookie::kToken) { hpb_->device().on_data_in_done(tag); return; }
@@ -121,12 +132,14 @@ void DeviceFirmware::on_data_in_done(uint8_t tag, uint64_t token) {
 // ---------------------------------------------------------------- writes
 
 void DeviceFirmware::on_data_out_done(uint8_t tag, uint64_t token) {
+  const EventEnd end{*this};
   hal_.charge_cycles(params_.cycles.transfer_done);
   if (token & hpb_cookie::kToken) { hpb_->device().on_data_out_done(tag); return; }
   write_.writes().data_out_done(tag, token);
 }
 
 void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
+  const EventEnd end{*this};
   hal_.charge_cycles(params_.cycles.flash_complete);
   ftl_.flash().complete(c);
   // Programs waiting for a block with nothing on the flash: no later event frees one.
@@ -134,7 +147,10 @@ void DeviceFirmware::on_flash_complete(const FlashCompletion& c) {
     protection_.out_of_space();
 }
 
-void DeviceFirmware::on_timer(uint64_t cookie) { background_.on_timer(cookie); }
+void DeviceFirmware::on_timer(uint64_t cookie) {
+  const EventEnd end{*this};
+  background_.on_timer(cookie);
+}
 
 // Boot: a fresh HPB session key from the hardware RNG each power cycle, so entries
 // handed out before a power cycle no longer verify (rtl/README.md). The key goes
@@ -153,6 +169,7 @@ void DeviceFirmware::on_power_up() {
 
 // HPB READ verification and READ BUFFER signing results go to the HPB device.
 void DeviceFirmware::on_crypto_done(const HpbCryptoResult& result) {
+  const EventEnd end{*this};
   ++stats_.crypto_results;
   if (!result.valid) ++stats_.crypto_rejected;
   if (hpb_) hpb_->device().on_crypto_done(result);

@@ -91,6 +91,8 @@ class DeviceFirmware : public FirmwareEvents {
   bool idle() const;  // nothing queued or in flight (for tests)
 
  private:
+  struct EventEnd;  // at the end of every handler (device_firmware.cpp)
+
   Hal& hal_;
   FirmwareParams params_;
   FtlCore ftl_;                      // block manager, L2P map, flash port, map store (flash client 0)

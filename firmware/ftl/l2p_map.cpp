@@ -21,9 +21,45 @@ uint32_t L2pMap::get_compact(const Chunk& c, uint32_t off) {
   return off >= lo->off && off < lo->end() ? lo->value + (off - lo->off) : kUnmapped;
 }
 
+void L2pMap::physical_range(uint64_t first, uint32_t count, uint32_t* out, uint32_t none) const {
+  while (count) {
+    const Chunk& c = chunks_[first / kEntriesPerChunk];
+    uint32_t off = uint32_t(first % kEntriesPerChunk);
+    const uint32_t n = count < kEntriesPerChunk - off ? count : kEntriesPerChunk - off;
+    if (c.dense) {
+      const uint32_t* e = c.dense.get() + off;
+      for (uint32_t i = 0; i < n; ++i) out[i] = is_physical(e[i]) ? e[i] : none;
+    } else {
+      // The first run that ends after off, then on through the runs.
+      const Run* r = c.runs.data();
+      const Run* end = r + c.runs.size();
+      size_t left = c.runs.size();
+      while (left > 0) {
+        const size_t half = left / 2;
+        if (r[half].end() <= off) r += half + 1, left -= half + 1;
+        else left = half;
+      }
+      for (uint32_t i = 0; i < n; ++i, ++off) {
+        while (r != end && r->end() <= off) ++r;
+        const uint32_t e = r != end && off >= r->off ? r->value + (off - r->off) : kUnmapped;
+        out[i] = is_physical(e) ? e : none;
+      }
+    }
+    out += n;
+    first += n;
+    count -= n;
+  }
+}
+
+// The observer hears of the change after it is made: what it does (HPB's dirty marking and
+// signing, and their charge_cycles) follows the map update's own work, not inside it.
 void L2pMap::set(uint64_t lba, uint32_t value) {
-  if (observer_) observer_->on_map_change(lba, value);
   if (watcher_) watcher_->on_map_change(lba, value);
+  store(lba, value);
+  if (observer_) observer_->on_map_change(lba, value);
+}
+
+void L2pMap::store(uint64_t lba, uint32_t value) {
   Chunk& c = chunks_[lba / kEntriesPerChunk];
   const uint32_t off = uint32_t(lba % kEntriesPerChunk);
   if (c.dense) {

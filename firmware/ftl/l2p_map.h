@@ -20,7 +20,8 @@ namespace ufs {
 class L2pObserver {
  public:
   virtual ~L2pObserver() = default;
-  // Called before the entry changes; value: the new entry (L2pMap encoding).
+  // value: the new entry (L2pMap encoding). The observer is told after the entry changed,
+  // the watcher before.
   virtual void on_map_change(uint64_t lba, uint32_t value) = 0;
 };
 
@@ -40,6 +41,10 @@ class L2pMap {
     if (c.dense) return c.dense[off];
     return c.runs.empty() ? kUnmapped : get_compact(c, off);
   }
+  // The entries of [first, first + count) into out, each physical one as it is and any other
+  // (unmapped, in the write cache) as `none`: one walk of each chunk's runs, in order, as a
+  // map page is read, instead of a search per entry.
+  void physical_range(uint64_t first, uint32_t count, uint32_t* out, uint32_t none) const;
   void set(uint64_t lba, uint32_t value);
   // The entries of LBAs [first, first + count) into out (kUnmapped past the end); a map page's
   // worth at a time without a search per entry.
@@ -76,6 +81,7 @@ class L2pMap {
     bool allocated = false;
   };
   static uint32_t get_compact(const Chunk& c, uint32_t off);
+  void store(uint64_t lba, uint32_t value);
   void set_compact(Chunk& c, uint32_t off, uint32_t value);
   void make_dense(Chunk& c);
 

@@ -36,6 +36,30 @@ struct HpbCryptoResult {
   uint64_t entry = 0;        // Sign: the entry to publish (0 on error); Verify: echo
   uint64_t cookie = 0;
   uint32_t cycles = 0;       // unit clock cycles from the job's arrival to its result
+  uint32_t batch = 0;        // a sign batch's result: its entries (0: a single job's)
+};
+
+// A batch of sign jobs under one descriptor: the firmware lays each entry's (LBA, PPN,
+// generation) out in its RAM and hands the list to the engine in one HAL call, as a
+// controller hands a sub-region's entries to its crypto engine's DMA. The engine signs
+// every item as a job of its own (in order, the unit's time per job, as submit_crypto's)
+// and writes each signed entry to `entries` (8 bytes, big-endian: the form READ BUFFER
+// sends the host; 0 for an item it could not sign); when the last is written it posts
+// one HpbCryptoResult for the batch: kind Sign, batch = count, valid when every item was
+// signed (status: the first failure's), cycles from the batch's arrival to its last
+// result, cookie the batch's. The firmware keeps items and entries in place until then.
+struct HpbSignItem {
+  uint64_t lba = 0;
+  uint32_t ppn = 0;
+  uint32_t generation = 0;   // the sub-region's current generation
+};
+
+struct HpbSignBatch {
+  const HpbSignItem* items = nullptr;  // count items
+  uint8_t* entries = nullptr;          // count x 8 bytes, written by the engine
+  uint32_t count = 0;                  // at least 1
+  uint8_t lun = 0;
+  uint64_t cookie = 0;                 // firmware's own identifier, returned in the batch's result
 };
 
 // Register map of the engine (byte offsets from its base on the interconnect;

@@ -48,6 +48,8 @@ class Hal {
 
   // HPB crypto engine: queue a sign/verify job -> on_crypto_done(result).
   virtual void submit_crypto(const HpbCryptoJob& job) = 0;
+  // Sign a batch of entries (HpbSignBatch: one descriptor, one result) -> on_crypto_done.
+  virtual void submit_sign_batch(const HpbSignBatch& batch) = 0;
   // Write one of the engine's registers (hpb_crypto_reg), e.g. the session key at boot.
   virtual void write_crypto_register(uint32_t offset, uint32_t value) = 0;
   // The controller's hardware random number generator.

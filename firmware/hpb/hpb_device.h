@@ -44,6 +44,8 @@ class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook {
 
   void on_command(const HostCommand& c);
   void on_crypto_done(const HpbCryptoResult& r);
+  // The event's handler ends: the updated entries it programmed go to be signed, one batch.
+  void end_event() { freshness_.flush(); }
   void on_data_in_done(uint8_t tag) { server_.data_in_done(tag); }
   void on_data_out_done(uint8_t tag) { reads_.prefetch_received(tag); }
   void on_power_up();  // the session key is new: every entry handed out before is dead

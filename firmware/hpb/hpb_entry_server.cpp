@@ -58,43 +58,55 @@ void HpbEntryServer::on_map_page_loaded() {
     if (tags_[tag].step == Step::Load) pages_ready(uint8_t(tag));
 }
 
+// The chunk's entries read from the map (and their runs recorded) into one sign batch.
 void HpbEntryServer::sign_chunk(uint8_t tag) {
+  hal_.charge_cycles(params_.cycles_sign_batch);
   Tag& t = tags_[tag];
   const uint32_t start = t.chunk * kChunkEntries;
   const uint32_t count = std::min(kChunkEntries, t.entries - start);
   const uint32_t s = t.subregion;
   const bool record = !regions_.dirty(s) && regions_.generation(s) == t.generation;  // contiguity of what is still published
   t.step = Step::Sign;
-  t.data.assign(size_t(count) * hpb_op::kEntryBytes, 0);
-  t.pending = count;
+  if (t.items.capacity() < kChunkEntries) {
+    t.items.reserve(kChunkEntries);
+    t.data.reserve(size_t(kChunkEntries) * hpb_op::kEntryBytes);
+  }
+  t.items.resize(count);
+  t.data.resize(size_t(count) * hpb_op::kEntryBytes);
+  if (ppas_.size() < kChunkEntries) ppas_.resize(kChunkEntries);
   hal_.l2p_sram_access(4 * count, false);
-  for (uint32_t i = 0; i < count; ++i) {
+  // Per entry: its share of the map walk, then its item (entry 0's charge comes first, so
+  // the walk is charged per entry, not per batch).
+  hal_.charge_cycles(params_.cycles_sign_entry);
+  ftl_.hpb_mappings(t.lba + start, count, ppas_.data());  // the map page(s) read in order
+  HpbSignItem* item = t.items.data();
+  for (uint32_t i = 0; i < count; ++i, ++item) {
+    if (i) hal_.charge_cycles(params_.cycles_sign_entry);
     const uint64_t lba = t.lba + start + i;
-    const uint32_t ppa = ftl_.hpb_mapping(lba);
-    hal_.charge_cycles(params_.cycles_sign_entry);
+    const uint32_t ppa = ppas_[i];
     const uint32_t offset = start + i;
     if (record && offset > 0 && ppa != hpb_op::kNoPpn && t.prev_ppa != hpb_op::kNoPpn && ppa == t.prev_ppa + 1)
       regions_.record_contiguous(s, offset - 1);
     t.prev_ppa = ppa;
-    HpbCryptoJob job;
-    job.kind = HpbCryptoJob::Sign;
-    job.lba = lba;
-    job.ppn = ppa;
-    job.lun = t.lun;
-    job.generation = t.generation;
-    job.cookie = hpb_cookie::kSign | uint64_t(tag) << 32 | i;
-    hal_.submit_crypto(job);
+    item->lba = lba;
+    item->ppn = ppa;
+    item->generation = t.generation;
   }
+  HpbSignBatch batch;
+  batch.items = t.items.data();
+  batch.entries = t.data.data();
+  batch.count = count;
+  batch.lun = t.lun;
+  batch.cookie = hpb_cookie::kSign | uint64_t(tag) << 32;
+  hal_.submit_sign_batch(batch);
   stats_.entries_signed += count;
 }
 
+// The engine wrote the chunk's entries (0 for one it could not sign): send them.
 void HpbEntryServer::sign_done(const HpbCryptoResult& r) {
   const uint8_t tag = uint8_t(r.cookie >> 32);
   Tag& t = tags_[tag];
   if (t.step != Step::Sign) return;
-  const uint32_t index = uint32_t(r.cookie & 0xFFFFFFFFu);
-  put_be64(t.data.data() + size_t(index) * hpb_op::kEntryBytes, r.valid ? r.entry : 0);
-  if (--t.pending) return;
   t.step = Step::Send;
   const uint32_t bytes = uint32_t(t.data.size());
   hal_.write_buffer_bytes(hpb_cookie::control_address(tag), t.data.data(), bytes);

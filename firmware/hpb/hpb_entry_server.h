@@ -2,7 +2,9 @@
 // entries, each signed by the crypto engine for (LU, LBA, PPA, generation), 4 KiB at a
 // time through the byte region. It waits for the map pages the entries come from (the
 // map store tells it after each load) and records which neighbouring entries are
-// physically contiguous while it signs them.
+// physically contiguous while it reads them. A chunk's 512 entries go to the engine as
+// one sign batch (Hal::submit_sign_batch: the firmware lists (LBA, PPA, generation), the
+// engine signs each and writes the entries where the chunk is sent from).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -27,7 +29,7 @@ class HpbEntryServer : public MapLoadListener {
   // READ BUFFER: 0 if accepted, else the ASC of the CHECK CONDITION the command gets.
   uint8_t start(const HostCommand& c);
   void on_map_page_loaded() override;            // a map page came in: commands waiting may go on
-  void sign_done(const HpbCryptoResult& r);      // a sign job's result (cookie hpb_cookie::kSign)
+  void sign_done(const HpbCryptoResult& r);      // a chunk's sign batch is done (cookie hpb_cookie::kSign)
   void data_in_done(uint8_t tag);                // a chunk reached the host
   void end(uint8_t tag) { tags_[tag].step = Step::Idle; }  // the command's response went out
 
@@ -43,10 +45,12 @@ class HpbEntryServer : public MapLoadListener {
     uint64_t lba = 0;             // first entry
     uint32_t entries = 0;         // entries to send
     uint32_t chunk = 0;           // current chunk (512 entries = 4 KiB)
-    uint32_t pending = 0;         // sign jobs outstanding
     uint32_t prev_ppa = 0;        // PPA of the entry before (contiguity record)
     bool counted_loads = false;
-    std::vector<uint8_t> data;    // one chunk of entries
+    // The chunk's sign batch: what to sign, and the signed entries the engine writes (sized
+    // for a whole chunk at first use, so they never move while a batch is out).
+    std::vector<HpbSignItem> items;
+    std::vector<uint8_t> data;
   };
 
   void pages_ready(uint8_t tag);
@@ -57,6 +61,7 @@ class HpbEntryServer : public MapLoadListener {
   const HpbDeviceParams& params_;
   HpbRegions& regions_;
   std::vector<Tag> tags_;
+  std::vector<uint32_t> ppas_;  // a chunk's mappings, read from the map in one walk
   HpbServerStats stats_;
 };
 

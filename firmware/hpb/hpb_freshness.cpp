@@ -2,6 +2,7 @@
 #include <algorithm>
 #include "ftl/l2p_map.h"
 #include "hpb/hpb_ftl.h"
+#include "protocol/ufs_protocol.h"
 
 namespace ufs {
 
@@ -11,9 +12,14 @@ HpbFreshness::HpbFreshness(Hal& hal, const HpbDeviceParams& params, HpbRegions& 
 void HpbFreshness::power_up() {
   changed_.clear();
   updates_ready_.clear();
+  to_sign_.clear();
+  ++epoch_;  // batches still with the engine are dropped when they come back
 }
 
+// Charged per change looked at (cycles_update_entry: the table look-up, the tracking, the
+// item to sign); a change that dirties the sub-region instead pays mark_dirty's on top.
 void HpbFreshness::track_change(uint64_t lba, uint32_t value) {
+  hal_.charge_cycles(params_.cycles_update_entry);
   const uint32_t s = regions_.subregion_of(lba);
   auto it = changed_.find(lba);
   const bool host_write = L2pMap::is_cached(value);
@@ -27,22 +33,35 @@ void HpbFreshness::track_change(uint64_t lba, uint32_t value) {
     it = changed_.emplace(lba, kInCache).first;
     stats_.delta_peak = std::max<uint64_t>(stats_.delta_peak, changed_.size());
   }
-  hal_.charge_cycles(params_.cycles_dirty_mark);
   ++stats_.delta_changes;
   ++change_count_[s];
   regions_.break_run(s, lba % regions_.subregion_blocks());
   if (host_write) { it->second = kInCache; return; }
-  it->second = value;  // programmed: sign the new entry for the host
-  hal_.charge_cycles(params_.cycles_sign_entry);
-  HpbCryptoJob job;
-  job.kind = HpbCryptoJob::Sign;
-  job.lba = lba;
-  job.ppn = value;
-  job.lun = publish_lun_;
-  job.generation = regions_.generation(s);
-  job.cookie = hpb_cookie::kUpdate | lba;
-  hal_.submit_crypto(job);
+  it->second = value;  // programmed: sign the new entry for the host (flush)
+  to_sign_.emplace_back();
+  HpbSignItem& item = to_sign_.back();
+  item.lba = lba;
+  item.ppn = value;
+  item.generation = regions_.generation(s);
   ++stats_.entries_signed;
+}
+
+void HpbFreshness::flush() {
+  if (to_sign_.empty()) return;
+  hal_.charge_cycles(params_.cycles_sign_batch);
+  batches_.emplace_back();
+  Batch& b = batches_.back();
+  b.id = next_batch_++;
+  b.epoch = epoch_;
+  b.items.swap(to_sign_);
+  b.entries.resize(b.items.size() * hpb_op::kEntryBytes);
+  HpbSignBatch batch;
+  batch.items = b.items.data();
+  batch.entries = b.entries.data();
+  batch.count = uint32_t(b.items.size());
+  batch.lun = publish_lun_;
+  batch.cookie = hpb_cookie::kUpdate | b.id;
+  hal_.submit_sign_batch(batch);
 }
 
 bool HpbFreshness::has_changes(uint32_t s) const {
@@ -55,13 +74,27 @@ bool HpbFreshness::has_changes(uint32_t s) const {
 void HpbFreshness::drop_changes(uint32_t s) {
   if (changed_.empty()) return;
   const uint64_t first = uint64_t(s) * regions_.subregion_blocks();
-  changed_.erase(changed_.lower_bound(first), changed_.lower_bound(first + regions_.subregion_blocks()));
+  const auto last = changed_.lower_bound(first + regions_.subregion_blocks());
+  for (auto it = changed_.lower_bound(first); it != last;) {  // an updated entry forgotten: its work
+    hal_.charge_cycles(params_.cycles_update_entry);
+    it = changed_.erase(it);
+  }
 }
 
+// Each signed entry (0: not signed) waits for a response while its change is the latest.
 void HpbFreshness::update_signed(const HpbCryptoResult& r) {
-  const uint64_t lba = r.cookie & 0xFFFFFFFFull;
-  const auto it = changed_.find(lba);
-  if (r.valid && it != changed_.end() && it->second == r.ppn) updates_ready_.push_back({lba, r.ppn, r.entry});
+  const uint64_t id = r.cookie & ~hpb_cookie::kUpdate;
+  auto b = batches_.begin();
+  while (b != batches_.end() && b->id != id) ++b;
+  if (b == batches_.end()) return;
+  for (size_t i = 0; b->epoch == epoch_ && i < b->items.size(); ++i) {
+    hal_.charge_cycles(params_.cycles_update_entry);
+    const HpbSignItem& item = b->items[i];
+    const uint64_t entry = get_be64(&b->entries[i * hpb_op::kEntryBytes]);
+    const auto it = changed_.find(item.lba);
+    if (entry && it != changed_.end() && it->second == item.ppn) updates_ready_.push_back({item.lba, item.ppn, entry});
+  }
+  batches_.erase(b);
 }
 
 // Only if the change is still the latest one.

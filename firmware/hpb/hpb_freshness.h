@@ -3,7 +3,9 @@
 // device tracks the changed entry (first "in the write cache", then its new PPA once
 // programmed), counts the changes per sub-region (an HPB READ in flight compares the
 // count), rejects entries that predate a change, and signs the new entry for a later
-// RESPONSE; the host, which marked the entry dirty when it wrote, takes it back. Moves it
+// RESPONSE (the entries programmed in one event's handler go to the crypto engine as one
+// sign batch when it ends: flush); the host, which marked the entry dirty when it wrote,
+// takes it back. Moves it
 // does not track (GC, wear levelling), UNMAP and a full table dirty the sub-region as
 // JEDEC HPB does.
 #pragma once
@@ -41,7 +43,8 @@ class HpbFreshness : public SubregionChanges {
   bool tracking() const { return !changed_.empty(); }
   uint32_t changes(uint32_t s) const { return change_count_[s]; }
   void set_publish_lun(uint8_t lun) { publish_lun_ = lun; }  // updates are signed for the LU the host fetches
-  void update_signed(const HpbCryptoResult& r);  // the crypto engine signed an updated entry
+  void flush();                                   // the event's handler ends: sign what it programmed
+  void update_signed(const HpbCryptoResult& r);  // the crypto engine signed a batch of updated entries
   void add_updates(CommandResponse& r);           // updated entries ride on a GOOD response
   void power_up();                                // new session key: every signed update is dead
 
@@ -50,6 +53,12 @@ class HpbFreshness : public SubregionChanges {
  private:
   static constexpr uint32_t kInCache = 0xFFFFFFFEu;  // the new data is still in the write cache
   struct SignedUpdate { uint64_t lba; uint32_t ppa; uint64_t entry; };
+  struct Batch {                    // a sign batch the engine has (items and entries stay put)
+    uint64_t id = 0;
+    uint32_t epoch = 0;             // power cycle it was signed in
+    std::vector<HpbSignItem> items;
+    std::vector<uint8_t> entries;
+  };
 
   Hal& hal_;
   const HpbDeviceParams& params_;
@@ -57,6 +66,10 @@ class HpbFreshness : public SubregionChanges {
   std::map<uint64_t, uint32_t> changed_;  // changed entries by LBA: the new PPA or kInCache
   std::vector<uint32_t> change_count_;    // per sub-region
   std::deque<SignedUpdate> updates_ready_;
+  std::vector<HpbSignItem> to_sign_;      // programmed in this handler: the next batch
+  std::deque<Batch> batches_;              // with the engine
+  uint64_t next_batch_ = 1;
+  uint32_t epoch_ = 0;
   uint8_t publish_lun_ = 0;
   HpbFreshnessStats stats_;
 };

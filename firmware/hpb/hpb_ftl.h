@@ -13,6 +13,8 @@ class HpbFtl {
   virtual uint64_t hpb_logical_blocks() const = 0;
   // The mapping of lba now: a physical sector address (PPA), or hpb_op::kNoPpn.
   virtual uint32_t hpb_mapping(uint64_t lba) const = 0;
+  // The mappings of [first, first + count) into ppas, as hpb_mapping gives each, in one walk.
+  virtual void hpb_mappings(uint64_t first, uint32_t count, uint32_t* ppas) const = 0;
   virtual void hpb_claim_tag(uint8_t tag, uint8_t lun) = 0;  // the command is in progress
   virtual void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc) = 0;  // CHECK CONDITION, tag freed
   virtual void hpb_respond(uint8_t tag, uint8_t lun) = 0;   // GOOD, tag freed

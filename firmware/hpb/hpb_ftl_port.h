@@ -22,6 +22,7 @@ class HpbFtlPort final : public HpbFtl {
 
   uint64_t hpb_logical_blocks() const override { return logical_blocks_; }
   uint32_t hpb_mapping(uint64_t lba) const override;
+  void hpb_mappings(uint64_t first, uint32_t count, uint32_t* ppas) const override;
   void hpb_claim_tag(uint8_t tag, uint8_t lun) override { table_.claim(tag, CommandKind::Control, lun); }
   void hpb_fail(const HostCommand& c, uint8_t key, uint8_t asc_code) override { table_.fail(c, key, asc_code); }
   void hpb_respond(uint8_t tag, uint8_t lun) override { table_.respond(tag, lun); }

@@ -21,7 +21,11 @@ struct HpbDeviceParams {
   // Derived from the firmware on the core like firmware_cycles.h's (firmware-cost study;
   // instructions per call x cpu.cpi 0.9 + 12 cycles per HAL call):
   uint32_t cycles_hpb_read = 480;       // 504: HpbEntryServer::start / HpbReadVerify::start (entry decode, verify job)
-  uint32_t cycles_sign_entry = 380;     // 411: HpbEntryServer::sign_chunk, per entry (map read, sign job queued)
+  // Until re-derived for the batched path: the old 380 per entry signed (half of it at each
+  // of an updated entry's two sites), nothing per batch.
+  uint32_t cycles_sign_entry = 380;     // READ BUFFER, per entry: its map read and sign-batch item
+  uint32_t cycles_sign_batch = 0;       // per sign batch (a READ BUFFER chunk, a handler's updated entries): set-up and hand-over
+  uint32_t cycles_update_entry = 190;   // response_entries, per map change tracked, signed entry checked, change dropped
   uint32_t cycles_dirty_mark = 30;      // not charged in the study's runs (HPB with writes): an estimate
   uint32_t response_entries = 0;        // HotStorage'17 prototype: updated entries per RESPONSE (0 = JEDEC HPB: none)
   uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM
@@ -41,8 +45,15 @@ struct HpbDeviceParams {
     b("dcm_activate_misses", dcm_activate_misses, "misses",
       "device control mode: L2P SRAM misses in a sub-region before the device recommends activating it");
     b("cycles_hpb_read", cycles_hpb_read, "cycles", "firmware work per HPB READ besides the normal read path");
-    b("cycles_sign_entry", cycles_sign_entry, "cycles", "READ BUFFER: firmware work per entry signed");
+    b("cycles_sign_entry", cycles_sign_entry, "cycles",
+      "READ BUFFER: firmware work per entry signed (its map read, its sign-batch item) besides its batch's");
+    b("cycles_sign_batch", cycles_sign_batch, "cycles",
+      "firmware work per sign batch handed to the crypto engine (a READ BUFFER chunk of up to 512 entries, a "
+      "handler's updated entries)");
     b("cycles_dirty_mark", cycles_dirty_mark, "cycles", "mark a sub-region dirty on a map change");
+    b("cycles_update_entry", cycles_update_entry, "cycles",
+      "response_entries: firmware work per map change tracked (its item to sign when programmed), per signed entry "
+      "checked and queued for a response, per tracked change dropped; besides its batch's");
     b("response_entries", response_entries, "entries",
       "HotStorage'17 prototype (not JEDEC): signed updated entries of host-written blocks sent in RESPONSE UPIUs, "
       "up to this many per response; the sub-region stays clean (0 = off)");

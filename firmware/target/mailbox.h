@@ -84,6 +84,7 @@ enum class Call : uint32_t {
   Panic,              // BytesRecord: data/bytes = message; the firmware cannot go on
   Stat,               // StatRecord: one statistic of a VisitStats walk
   Halt,               // (none): fw_halt, where every entry returns; the host stops the core
+  SubmitSignBatch,    // SignBatchRecord (items read, entries written in target RAM)
 };
 
 struct TransferDone {
@@ -153,6 +154,14 @@ struct SramRecord {
   uint32_t bytes;
   uint32_t write;
 };
+struct SignBatchRecord {  // HpbSignBatch: items and entries point into target RAM
+  uint32_t items;         // target address of count HpbSignItem
+  uint32_t entries;       // target address of count x 8 bytes
+  uint32_t count;
+  uint8_t lun;
+  uint8_t pad[3];
+  uint64_t cookie;
+};
 struct RegisterRecord {
   uint32_t offset;
   uint32_t value;
@@ -201,7 +210,11 @@ UFS_PIN(HpbCryptoJob, 48);
 static_assert(offsetof(HpbCryptoJob, lba) == 8 && offsetof(HpbCryptoJob, entry) == 32 && offsetof(HpbCryptoJob, cookie) == 40);
 UFS_PIN(HpbCryptoResult, 32);
 static_assert(offsetof(HpbCryptoResult, ppn) == 4 && offsetof(HpbCryptoResult, cookie) == 16 &&
-              offsetof(HpbCryptoResult, cycles) == 24);
+              offsetof(HpbCryptoResult, cycles) == 24 && offsetof(HpbCryptoResult, batch) == 28);
+UFS_PIN(HpbSignItem, 16);
+static_assert(offsetof(HpbSignItem, ppn) == 8 && offsetof(HpbSignItem, generation) == 12);
+UFS_PIN(SignBatchRecord, 24);
+static_assert(offsetof(SignBatchRecord, lun) == 12 && offsetof(SignBatchRecord, cookie) == 16);
 UFS_PIN(CommandResponse, 104);
 static_assert(offsetof(CommandResponse, residual) == 8 && offsetof(CommandResponse, hpb_sense_descriptor) == 13 &&
               offsetof(CommandResponse, hpb_entry_count) == 33 && offsetof(CommandResponse, hpb_entries) == 40);

@@ -128,6 +128,16 @@ void TargetHal::submit_crypto(const HpbCryptoJob& job) {
   ring(Call::SubmitCrypto);
 }
 
+void TargetHal::submit_sign_batch(const HpbSignBatch& batch) {
+  SignBatchRecord& r = record<SignBatchRecord>();
+  r.items = address_of(batch.items);
+  r.entries = address_of(batch.entries);
+  r.count = batch.count;
+  r.lun = batch.lun;
+  r.cookie = batch.cookie;
+  ring(Call::SubmitSignBatch);
+}
+
 void TargetHal::write_crypto_register(uint32_t offset, uint32_t value) {
   RegisterRecord& r = record<RegisterRecord>();
   r.offset = offset;

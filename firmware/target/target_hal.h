@@ -22,6 +22,7 @@ class TargetHal : public Hal, public FlashBackdoor {
   void zero_buffer(uint64_t address, uint32_t bytes) override;
   void l2p_sram_access(uint32_t bytes, bool write) override;
   void submit_crypto(const HpbCryptoJob& job) override;
+  void submit_sign_batch(const HpbSignBatch& batch) override;
   void write_crypto_register(uint32_t offset, uint32_t value) override;
   uint64_t random64() override;
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;

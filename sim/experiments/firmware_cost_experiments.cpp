@@ -52,7 +52,9 @@ const Constant kConstants[] = {
     {"firmware.cycles_gc_per_sector", "GC per valid sector moved"},
     {"firmware.cycles_map_miss", "map cache miss"},
     {"hpb.cycles_hpb_read", "HPB READ"},
-    {"hpb.cycles_sign_entry", "READ BUFFER entry signed"},
+    {"hpb.cycles_sign_entry", "READ BUFFER entry signed (its map read, its batch item)"},
+    {"hpb.cycles_sign_batch", "sign batch handed to the crypto engine"},
+    {"hpb.cycles_update_entry", "updated entry for a response (queued, checked)"},
     {"hpb.cycles_dirty_mark", "sub-region marked dirty"},
     {"firmware.cycles_cache_insert", "block placed in the write cache"},
 };
@@ -75,13 +77,17 @@ struct Derived {
 // Adds one profile run's charge sites to `d` (index: constant). A site that charged a
 // constant plus n cache inserts (the write engine's DMA set-up) goes to transfer_setup
 // with its n inserts counted, and is split after all runs are in.
+// hpb_only: only the HPB constants' sites count (the updated-entries profile: its writes go
+// through the write path the write profile measures).
 void add_sites(const nlohmann::json& stats, std::vector<Derived>& d, Derived& inserts_with_setup,
-               std::map<std::string, std::pair<double, double>>& unknown) {
+               std::map<std::string, std::pair<double, double>>& unknown, bool hpb_only = false) {
   for (const auto& site : stats.at("cpu").at("iss").at("charge_sites")) {
     const uint64_t v = site.at("charged").get<uint64_t>();
     const double calls = site.at("calls").get<double>();
     const size_t i = size_t(v >> 20);
     const uint64_t n = v & 0xfffff;
+    if (hpb_only && (i == 0 || i > kConstantCount - 1 || std::string(kConstants[i - 1].key).rfind("hpb.", 0) != 0))
+      continue;
     if (v == 0 || i == 0 || i > kConstantCount - 1) {  // charged nothing, or a multiple (recovery)
       auto& u = unknown[site.at("event").get<std::string>()];
       u.first += calls;
@@ -146,10 +152,11 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
       a.insert(a.end(), {"--set", std::string("cpu.model=") + modes[m]});
       ctx.submit(std::string(jobs[j].name) + "_" + modes[m], a, stats[m * jobs.size() + j]);
     }
-  // The profile runs: the same on the core with every constant a marker (add_sites), and
-  // GC on test-small (random overwrites of a small, full device), the one place
-  // cycles_gc_per_sector is charged.
-  std::vector<nlohmann::json> profiles(jobs.size() + 1);
+  // The profile runs: the same on the core with every constant a marker (add_sites), GC on
+  // test-small (random overwrites of a small, full device), the one place
+  // cycles_gc_per_sector is charged, and HPB with updated entries in responses (the other
+  // place entries are signed).
+  std::vector<nlohmann::json> profiles(jobs.size() + 2);
   for (size_t j = 0; j < jobs.size(); ++j) {
     std::vector<std::string> a = jobs[j].args;
     a.insert(a.end(), {"--set", "cpu.model=iss"});
@@ -161,6 +168,15 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
                                   "rw=randwrite,bs=4k,iodepth=32,count=20000,seed=5", "--set", "cpu.model=iss"};
     for (const auto& m : marker_args()) a.push_back(m);
     ctx.submit("gc_profile", a, profiles[jobs.size()]);
+  }
+  {  // HPB's updated entries in responses (hotstorage17's hpb.response_entries): host writes
+     // into published sub-regions, each programmed entry signed in its handler's batch
+    std::vector<std::string> a = with(hpb_on);
+    const auto w = std::find(a.begin(), a.end(), "--workload");
+    *(w + 1) = "rw=randrw,rwmixread=50,bs=4k,iodepth=32,size=1g,count=20000,seed=8";
+    a.insert(a.end(), {"--set", "hpb.response_entries=1", "--set", "cpu.model=iss"});
+    for (const auto& m : marker_args()) a.push_back(m);
+    ctx.submit("hpb_updates_profile", a, profiles[jobs.size() + 1]);
   }
   ctx.wait();
   auto at = [&](size_t job, size_t mode) -> const nlohmann::json& { return stats[mode * jobs.size() + job]; };
@@ -228,7 +244,7 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
   std::vector<Derived> d(kConstantCount);
   Derived setup_inserts;
   std::map<std::string, std::pair<double, double>> unknown;  // event: entries, instructions
-  for (const auto& p : profiles) add_sites(p, d, setup_inserts, unknown);
+  for (size_t j = 0; j < profiles.size(); ++j) add_sites(profiles[j], d, setup_inserts, unknown, j == profiles.size() - 1);
   for (size_t j = 0; j < jobs.size(); ++j)  // markers change no timing: the same run
     if (op_value(profiles[j], j == 1 ? "write" : "read", "iops") != op_value(at(j, 1), j == 1 ? "write" : "read", "iops"))
       std::printf("note: %s: the marker run's IOPS differ from the ISS run's (the figures should not matter)\n", jobs[j].name);
@@ -248,7 +264,8 @@ std::vector<ExperimentRow> firmware_cost(ExperimentContext& ctx) {
     d[kInsert].sites = setup_inserts.sites;
   }
   std::printf("native table derived from the core (cpu.cpi=%g, %g wait cycles a HAL call, %g a heap access; memmove left out;\n"
-              "  calls: over the profile runs, ufs31 read/write/HPB off/HPB on and GC on test-small):\n",
+              "  calls: over the profile runs, ufs31 read/write/HPB off/HPB on, GC on test-small, and for the hpb.*\n"
+              "  constants HPB with updated entries in responses (50%% writes, hpb.response_entries=1)):\n",
               cpi, mailbox_wait, sram_wait);
   std::printf("  %-32s %10s %10s %10s %9s  %s\n", "constant", "calls", "instr/call", "memmove", "derived", "charged in");
   for (size_t i = 0; i < kConstantCount; ++i) {

@@ -53,6 +53,7 @@ class PowerLossRecovery : public Hal {
   void zero_buffer(uint64_t address, uint32_t bytes) override;
   void l2p_sram_access(uint32_t, bool) override {}
   void submit_crypto(const HpbCryptoJob&) override {}
+  void submit_sign_batch(const HpbSignBatch&) override {}
   void write_crypto_register(uint32_t, uint32_t) override {}
   uint64_t random64() override { return rng_ = rng_ * 6364136223846793005ull + 1442695040888963407ull; }
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;

@@ -13,6 +13,7 @@
 #include "crypto/hpb_crypto_engine.h"
 #include "crypto/hpb_entry_codec.h"
 #include "crypto_test_util.h"
+#include "protocol/ufs_protocol.h"
 
 using namespace ufs;
 using namespace sc_core;
@@ -129,6 +130,72 @@ TEST_CASE("crypto: engine: results arrive at the RTL's completion edge", "[crypt
   CHECK(engine.jobs_signed() == 2);
   CHECK(engine.busy_cycles() == 20);
   CHECK(engine.jobs_in_flight() == 0);
+}
+
+// A sign batch (HpbSignBatch, one descriptor): the unit signs every item as a job of its
+// own, at the times the same jobs submitted one by one get, writes each entry (big-endian,
+// 0 for one it could not sign), and the listener gets one result, with the last job's.
+TEST_CASE("crypto: engine: a sign batch is every item signed on the unit, one result after the last",
+          "[crypto][engine][batch]") {
+  HpbCryptoEngine batched("crypto_batch", params_for("rtl", 2, 400.0));
+  HpbCryptoEngine single("crypto_single", params_for("rtl", 2, 400.0));
+  BusStub bus_b(batched, "bus_b"), bus_s(single, "bus_s");
+  Recorder rec_b, rec_s;
+  batched.set_listener(&rec_b);
+  single.set_listener(&rec_s);
+  const AesKey key = hpb_session_key_from_seed(9);
+  batched.load_session_key(key);
+  single.load_session_key(key);
+  constexpr uint32_t kItems = 40;
+  std::vector<HpbSignItem> items(kItems);
+  for (uint32_t i = 0; i < kItems; ++i) {
+    items[i].lba = 5000 + i;
+    items[i].ppn = 70000 + 3 * i;
+    items[i].generation = 1 + i % 3;
+  }
+  items[17].lba = 1ull << kHpbCryptoLbaBits;  // beyond the unit's LBA field: not signed
+  std::vector<uint8_t> entries(kItems * 8, 0xAA);
+  HpbSignBatch b;
+  b.items = items.data();
+  b.entries = entries.data();
+  b.count = kItems;
+  b.lun = 1;
+  b.cookie = 0x5151;
+  sc_start(1, SC_US);
+  batched.submit_batch(b, sc_time(11, SC_NS));
+  for (uint32_t i = 0; i < kItems; ++i) {
+    HpbCryptoJob j;
+    j.lba = items[i].lba;
+    j.ppn = items[i].ppn;
+    j.lun = 1;
+    j.generation = items[i].generation;
+    j.cookie = i;
+    single.submit(j, sc_time(11, SC_NS));
+  }
+  sc_start(2, SC_US);
+  REQUIRE(rec_s.done.size() == kItems);
+  REQUIRE(rec_b.done.size() == 1);  // one result for the batch
+  const HpbCryptoResult& r = rec_b.done[0].result;
+  CHECK(rec_b.done[0].at == rec_s.done.back().at);  // after the last item, at its time
+  CHECK(r.batch == kItems);
+  CHECK(r.cookie == 0x5151);
+  CHECK(r.kind == HpbCryptoJob::Sign);
+  CHECK_FALSE(r.valid);
+  CHECK(r.status == HpbCryptoStatus::LbaRange);
+  CHECK(r.cycles == rec_s.done.back().result.cycles);
+  const HpbEntryCodec codec(key);
+  for (uint32_t i = 0; i < kItems; ++i) {
+    INFO("item " << i);
+    const uint64_t entry = get_be64(&entries[8 * i]);
+    CHECK(entry == rec_s.done[i].result.entry);  // 0 for item 17
+    if (i != 17) CHECK(entry == codec.sign(1, items[i].generation, items[i].lba, items[i].ppn));
+  }
+  CHECK(get_be64(&entries[8 * 17]) == 0);
+  CHECK(batched.jobs_signed() == kItems);  // every item went through the unit
+  CHECK(batched.job_errors() == 1);
+  CHECK(batched.busy_cycles() == single.busy_cycles());
+  CHECK(batched.peek_register(reg::kSignJobs) == kItems);
+  CHECK(batched.jobs_in_flight() == 0);
 }
 
 TEST_CASE("crypto: engine: rtl and cpp modes give identical results at identical times, every setting",

@@ -178,6 +178,50 @@ class FakePlatform : public Hal, public FlashBackdoor {
     r.valid = r.status == HpbCryptoStatus::Ok;
     post(now_ps() + 100'000, [this, r] { fw_->on_crypto_done(r); });
   }
+  // A sign batch: recorded with its items; with crypto_on each item is signed as a job
+  // (counted in crypto_job_count_) and the entries written, one result 100 ns + 10 ns an
+  // item later (nothing written if a power cut drops it first).
+  void submit_sign_batch(const HpbSignBatch& b) override {
+    ++sign_batches_;
+    if (!crypto_on) {
+      sign_batch_list_.push_back(b);
+      sign_batch_items_.emplace_back(b.items, b.items + b.count);
+      return;
+    }
+    crypto_job_count_ += b.count;
+    std::vector<uint64_t> entries(b.count, 0);
+    HpbCryptoResult r;
+    r.kind = HpbCryptoJob::Sign;
+    r.cookie = b.cookie;
+    r.batch = b.count;
+    r.status = HpbCryptoStatus::Ok;
+    for (uint32_t i = 0; i < b.count; ++i) {
+      HpbCryptoStatus st = HpbCryptoStatus::Ok;
+      if (!key_valid_) st = HpbCryptoStatus::NoKey;
+      else if (b.items[i].lba >> kHpbCryptoLbaBits) st = HpbCryptoStatus::LbaRange;
+      else entries[i] = codec_.sign(b.lun, b.items[i].generation, b.items[i].lba, b.items[i].ppn);
+      if (st != HpbCryptoStatus::Ok && r.status == HpbCryptoStatus::Ok) r.status = st;
+    }
+    r.valid = r.status == HpbCryptoStatus::Ok;
+    uint8_t* out = b.entries;
+    post(now_ps() + 100'000 + 10'000 * uint64_t(b.count), [this, r, out, entries] {
+      for (size_t i = 0; i < entries.size(); ++i) put_be64(out + 8 * i, entries[i]);
+      fw_->on_crypto_done(r);
+    });
+  }
+  // A recorded batch's result (crypto_on false): entries[i] = entry(item i), then the result.
+  template <class Entry>
+  HpbCryptoResult finish_sign_batch(size_t k, Entry entry) {
+    const HpbSignBatch& b = sign_batch_list_.at(k);
+    HpbCryptoResult r;
+    r.kind = HpbCryptoJob::Sign;
+    r.cookie = b.cookie;
+    r.batch = b.count;
+    r.valid = true;
+    r.status = HpbCryptoStatus::Ok;
+    for (uint32_t i = 0; i < b.count; ++i) put_be64(b.entries + 8 * i, entry(sign_batch_items_.at(k)[i]));
+    return r;
+  }
   void write_crypto_register(uint32_t offset, uint32_t value) override {
     crypto_regs_.emplace_back(offset, value);
     if (offset >= hpb_crypto_reg::kKey0 && offset < hpb_crypto_reg::kKey0 + 16) {
@@ -286,6 +330,9 @@ class FakePlatform : public Hal, public FlashBackdoor {
   bool fail_next_program_ = false;
   bool fail_next_copy_back_ = false;
   std::vector<HpbCryptoJob> crypto_jobs_;
+  uint64_t sign_batches_ = 0;                             // submit_sign_batch calls
+  std::vector<HpbSignBatch> sign_batch_list_;             // crypto_on false: the batches, to finish by hand
+  std::vector<std::vector<HpbSignItem>> sign_batch_items_;  // ... and their items as submitted
   std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;
   uint64_t rng_state_ = 1;
   bool crypto_on = false;

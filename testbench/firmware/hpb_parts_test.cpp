@@ -40,6 +40,9 @@ struct StubFtl : HpbFtl {
   std::vector<std::string> log;
   uint64_t hpb_logical_blocks() const override { return kLogical; }
   uint32_t hpb_mapping(uint64_t lba) const override { return mapping[lba]; }
+  void hpb_mappings(uint64_t first, uint32_t count, uint32_t* ppas) const override {
+    for (uint32_t i = 0; i < count; ++i) ppas[i] = mapping[first + i];
+  }
   void hpb_claim_tag(uint8_t tag, uint8_t) override { log.push_back("claim " + std::to_string(tag)); }
   void hpb_fail(const HostCommand& c, uint8_t, uint8_t) override { log.push_back("fail " + std::to_string(c.tag)); }
   void hpb_respond(uint8_t tag, uint8_t) override { log.push_back("respond " + std::to_string(tag)); }
@@ -212,16 +215,21 @@ TEST_CASE("HPB freshness: a host write is tracked, its programmed entry signed a
   CHECK(r.freshness.changes(0) == 1);
   CHECK_FALSE(r.freshness.entry_ok(7, 100));  // the old entry predates the write
   CHECK(r.freshness.entry_ok(8, 100));
-  CHECK(r.take_jobs().empty());  // nothing to sign until programmed
+  r.freshness.flush();
+  CHECK(r.hw.sign_batches_ == 0);  // nothing to sign until programmed
   r.freshness.track_change(7, 500);
-  const std::vector<HpbCryptoJob> jobs = r.take_jobs();
-  REQUIRE(jobs.size() == 1);
-  CHECK(jobs[0].kind == HpbCryptoJob::Sign);
-  CHECK(jobs[0].ppn == 500);
-  CHECK(jobs[0].generation == r.regions.generation(0));
-  CHECK((jobs[0].cookie & hpb_cookie::kUpdate) != 0);
+  CHECK(r.hw.sign_batches_ == 0);  // signed when the handler ends
+  r.freshness.flush();
+  REQUIRE(r.hw.sign_batch_list_.size() == 1);
+  const HpbSignBatch& b = r.hw.sign_batch_list_[0];
+  REQUIRE(b.count == 1);
+  CHECK(b.items[0].lba == 7);
+  CHECK(b.items[0].ppn == 500);
+  CHECK(b.items[0].generation == r.regions.generation(0));
+  CHECK((b.cookie & hpb_cookie::kUpdate) != 0);
+  CHECK(r.take_jobs().empty());  // no single jobs
   CHECK(r.freshness.entry_ok(7, 500));
-  r.freshness.update_signed(result(jobs[0], true, 500));
+  r.freshness.update_signed(r.hw.finish_sign_batch(0, [](const HpbSignItem& i) { return 0xE000 + i.lba; }));
   CommandResponse resp;
   r.freshness.add_updates(resp);
   REQUIRE(resp.hpb_entry_count == 1);
@@ -231,7 +239,8 @@ TEST_CASE("HPB freshness: a host write is tracked, its programmed entry signed a
   // A signed update overtaken by a newer write is not sent.
   r.freshness.track_change(9, L2pMap::cached(4));
   r.freshness.track_change(9, 600);
-  r.freshness.update_signed(result(r.take_jobs()[0], true, 600));
+  r.freshness.flush();
+  r.freshness.update_signed(r.hw.finish_sign_batch(1, [](const HpbSignItem& i) { return 0xE000 + i.lba; }));
   r.freshness.track_change(9, L2pMap::cached(5));
   CommandResponse later;
   r.freshness.add_updates(later);
@@ -358,15 +367,24 @@ TEST_CASE("HPB entry server: READ BUFFER waits for its map pages, signs every en
   CHECK(r.take_jobs().empty());  // waiting for the map page of 1536..2047
   CHECK(r.server.stats().read_buffer_map_loads == 1);
   CHECK_FALSE(r.regions.dirty(1));  // published at once: changes from now on dirty it
+  CHECK(r.hw.sign_batches_ == 0);
   r.ftl.page_missing[1536 / 512] = false;
   r.server.on_map_page_loaded();
-  for (int chunk = 0; chunk < 2; ++chunk) {
-    std::vector<HpbCryptoJob> jobs = r.take_jobs();
-    REQUIRE(jobs.size() == 512);
-    for (const HpbCryptoJob& j : jobs) {
-      CHECK(j.generation == r.regions.generation(1));
-      r.server.sign_done(result(j, true, j.ppn));
+  for (size_t chunk = 0; chunk < 2; ++chunk) {
+    CHECK(r.take_jobs().empty());  // no job per entry: one sign batch per chunk
+    REQUIRE(r.hw.sign_batch_list_.size() == chunk + 1);
+    const HpbSignBatch& b = r.hw.sign_batch_list_[chunk];
+    REQUIRE(b.count == 512);
+    CHECK((b.cookie & hpb_cookie::kSign) != 0);
+    for (uint32_t i = 0; i < b.count; ++i) {
+      const uint64_t lba = 1024 + 512 * chunk + i;
+      CHECK(b.items[i].lba == lba);
+      CHECK(b.items[i].ppn == (lba == 1500 ? hpb_op::kNoPpn : 4000 + lba));
+      CHECK(b.items[i].generation == r.regions.generation(1));
     }
+    r.hw.run();
+    CHECK(r.hw.done_bytes_[6].size() == 512 * chunk * hpb_op::kEntryBytes);  // nothing sent before the batch is done
+    r.server.sign_done(r.hw.finish_sign_batch(chunk, [](const HpbSignItem& i) { return 0xE000 + i.lba; }));
     r.hw.run();  // the chunk goes to the host; its DATA IN done brings the next
   }
   CHECK(r.ftl.log.back() == "respond 6");

@@ -8,10 +8,25 @@
 using namespace ufs;
 
 namespace {
+// Every entry by get, and by physical_range over windows of several sizes and starts
+// (within a chunk, across chunk boundaries, the whole map): non-physical ones as `none`.
 void check_all(const L2pMap& map, const std::vector<uint32_t>& ref) {
   size_t wrong = 0;
   for (uint64_t lba = 0; lba < ref.size(); ++lba) wrong += map.get(lba) != ref[lba];
   CHECK(wrong == 0);
+  constexpr uint32_t kNone = 0xFFFFFFFFu;
+  size_t range_wrong = 0, ranges = 0;
+  std::vector<uint32_t> out;
+  for (uint32_t window : {1u, 7u, 512u, 1000u, 4096u, 5000u, uint32_t(ref.size())})
+    for (uint64_t first = 0; first + window <= ref.size(); first += window + window / 3 + 1) {
+      out.assign(window, 0x12345678u);
+      map.physical_range(first, window, out.data(), kNone);
+      ++ranges;
+      for (uint32_t i = 0; i < window; ++i)
+        range_wrong += out[i] != (L2pMap::is_physical(ref[first + i]) ? ref[first + i] : kNone);
+    }
+  CHECK(ranges > 10);
+  CHECK(range_wrong == 0);
 }
 }  // namespace
 

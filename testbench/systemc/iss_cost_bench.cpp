@@ -59,7 +59,7 @@ TEST_CASE("ISS measured cost: the core charges what the firmware executed, no in
   INFO(iss.dump(2));
   CHECK(r.mismatches == 0);
   const Entries e = entries_of(iss);
-  REQUIRE(e.results > 1000);  // the run has crypto results and events to count
+  REQUIRE(e.results > 300);  // crypto results (READ BUFFER's sign batches, HPB READs' verifies) and events
   REQUIRE(e.events > 5000);
   const double core = iss.at("core_cycles").get<double>();
   // cycles_mean x entries gives each kind's total back to within rounding.
@@ -74,7 +74,7 @@ TEST_CASE("ISS native cost: the core model's interrupt and crypto result constan
   INFO(iss.dump(2));
   CHECK(r.mismatches == 0);
   const Entries e = entries_of(iss);
-  REQUIRE(e.results > 1000);
+  REQUIRE(e.results > 300);
   const uint64_t interrupts = r.stats.at("crypto").at("completion_interrupts").get<uint64_t>();
   REQUIRE(interrupts > 0);
   const double on_top = double(kInterrupt * (e.events + interrupts) + kCryptoResult * e.results);

@@ -183,6 +183,8 @@ void FirmwareCpu::set_timer(uint64_t delay_ps, uint64_t cookie) {
 
 void FirmwareCpu::submit_crypto(const HpbCryptoJob& job) { crypto_->submit(job, delay()); }
 
+void FirmwareCpu::submit_sign_batch(const HpbSignBatch& batch) { crypto_->submit_batch(batch, delay()); }
+
 void FirmwareCpu::write_crypto_register(uint32_t offset, uint32_t value) {
   bus_access(tlm::TLM_WRITE_COMMAND, kCryptoBase + offset, &value, sizeof value);
 }

@@ -862,6 +862,19 @@ void IssFirmware::serve(uint32_t call) {
       hal_.submit_crypto(job);
       break;
     }
+    case Call::SubmitSignBatch: {  // the engine's DMA reads the items and writes the entries in target RAM
+      SignBatchRecord r;
+      record(r);
+      if (r.count == 0) fail("a sign batch of no entries");
+      HpbSignBatch b;
+      b.items = static_cast<const HpbSignItem*>(guest(r.items, uint64_t(r.count) * sizeof(HpbSignItem)));
+      b.entries = static_cast<uint8_t*>(guest(r.entries, uint64_t(r.count) * 8));
+      b.count = r.count;
+      b.lun = r.lun;
+      b.cookie = r.cookie;
+      hal_.submit_sign_batch(b);
+      break;
+    }
     case Call::WriteCryptoRegister: {
       RegisterRecord r;
       record(r);

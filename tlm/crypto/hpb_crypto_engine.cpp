@@ -52,11 +52,29 @@ void HpbCryptoEngine::submit(const HpbCryptoJob& job, const sc_time& delay) {
   batch_event_.notify(sc_core::SC_ZERO_TIME);  // collect this delta's jobs into one batch
 }
 
+void HpbCryptoEngine::submit_batch(const HpbSignBatch& batch, const sc_time& delay) {
+  if (batch.count == 0) return;
+  const uint64_t arrival = to_ps(sim_now() + delay);
+  const uint64_t id = next_batch_++;
+  batches_.push_back(Batch{id, batch.entries, batch.count, batch.count, batch.cookie, arrival, HpbCryptoStatus::Ok});
+  for (uint32_t i = 0; i < batch.count; ++i) {
+    HpbCryptoJob job;
+    job.kind = HpbCryptoJob::Sign;
+    job.lba = batch.items[i].lba;
+    job.ppn = batch.items[i].ppn;
+    job.lun = batch.lun;
+    job.generation = batch.items[i].generation;
+    job.cookie = batch.cookie;
+    pending_.push_back(Pending{job, arrival, id, i});
+  }
+  batch_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void HpbCryptoEngine::run_batch() {
   for (const Pending& p : pending_) {
     const HpbCoreResult r = core_->run(p.job, edge_at_or_after(p.arrival_ps));
     busy_cycles_ += r.done_cycle - r.accept_cycle;
-    completions_.push_back(Completion{r.done_cycle * period_ps_, r.result});
+    completions_.push_back(Completion{r.done_cycle * period_ps_, r.result, p.batch, p.index});
   }
   pending_.clear();
   schedule_delivery();
@@ -72,16 +90,39 @@ void HpbCryptoEngine::schedule_delivery() {
 void HpbCryptoEngine::deliver() {
   const uint64_t now = to_ps(sim_now());
   while (!completions_.empty() && completions_.front().done_ps <= now) {
-    const HpbCryptoResult result = completions_.front().result;
+    const Completion c = completions_.front();
+    const HpbCryptoResult& result = c.result;
     completions_.pop_front();
     if (result.kind == HpbCryptoJob::Sign) ++signed_;
     else ++verified_;
     if (result.status == HpbCryptoStatus::TagMismatch) ++verify_failures_;
     if (result.status == HpbCryptoStatus::NoKey || result.status == HpbCryptoStatus::LbaRange)
       ++errors_;
-    if (listener_) listener_->crypto_done(result);
+    if (c.batch) batch_item_done(c);
+    else if (listener_) listener_->crypto_done(result);
   }
   schedule_delivery();
+}
+
+// The DMA writes the item's entry; after the batch's last, its one result.
+void HpbCryptoEngine::batch_item_done(const Completion& c) {
+  auto it = batches_.begin();
+  while (it != batches_.end() && it->id != c.batch) ++it;
+  if (it == batches_.end()) return;
+  const HpbCryptoResult& r = c.result;
+  const uint64_t entry = r.status == HpbCryptoStatus::Ok ? r.entry : 0;
+  for (int b = 0; b < 8; ++b) it->entries[size_t(c.index) * 8 + size_t(b)] = uint8_t(entry >> (56 - 8 * b));
+  if (r.status != HpbCryptoStatus::Ok && it->status == HpbCryptoStatus::Ok) it->status = r.status;
+  if (--it->remaining) return;
+  HpbCryptoResult done;
+  done.kind = HpbCryptoJob::Sign;
+  done.status = it->status;
+  done.valid = it->status == HpbCryptoStatus::Ok;
+  done.cookie = it->cookie;
+  done.batch = it->count;
+  done.cycles = uint32_t(c.done_ps / period_ps_ - edge_at_or_after(it->arrival_ps));
+  batches_.erase(it);
+  if (listener_) listener_->crypto_done(done);
 }
 
 sc_time HpbCryptoEngine::write_register(uint32_t offset, uint32_t value, const sc_time& delay) {

@@ -52,6 +52,11 @@ class HpbCryptoEngine : public sc_core::sc_module {
   }
   // The job arrives at now + delay; jobs are served FIFO in submission order.
   void submit(const HpbCryptoJob& job, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+  // A sign batch (HpbSignBatch, one descriptor): the unit's DMA takes the items now, each
+  // becomes a sign job of its own, queued FIFO with the others and timed by the core as
+  // any job; each signed entry is written to the batch's entries when its job completes,
+  // and the listener gets one result for the whole batch, after its last job's.
+  void submit_batch(const HpbSignBatch& batch, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
 
   // What firmware does at power-up: write the 128-bit session key (drawn from
   // the random source, new for every power cycle) into KEY0..3 and commit it.
@@ -87,11 +92,24 @@ class HpbCryptoEngine : public sc_core::sc_module {
   struct Pending {
     HpbCryptoJob job;
     uint64_t arrival_ps;
+    uint64_t batch = 0;   // the sign batch the job is an item of (Batch::id; 0: none)
+    uint32_t index = 0;   // its item
   };
   struct Completion {
     uint64_t done_ps;
     HpbCryptoResult result;
+    uint64_t batch = 0;
+    uint32_t index = 0;
   };
+  struct Batch {          // a sign batch with jobs outstanding
+    uint64_t id;
+    uint8_t* entries;
+    uint32_t count, remaining;
+    uint64_t cookie;
+    uint64_t arrival_ps;
+    HpbCryptoStatus status;  // the first failure's (Ok: none yet)
+  };
+  void batch_item_done(const Completion& c);
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
@@ -109,6 +127,8 @@ class HpbCryptoEngine : public sc_core::sc_module {
   HpbCryptoListener* listener_ = nullptr;
   std::vector<Pending> pending_;
   std::deque<Completion> completions_;
+  std::deque<Batch> batches_;
+  uint64_t next_batch_ = 1;
   TimedWake batch_event_;
   TimedWake deliver_event_;
   uint64_t signed_ = 0, verified_ = 0, verify_failures_ = 0, errors_ = 0, busy_cycles_ = 0;
