@@ -7,7 +7,12 @@
 namespace ufs {
 
 HpbFreshness::HpbFreshness(Hal& hal, const HpbDeviceParams& params, HpbRegions& regions)
-    : hal_(hal), params_(params), regions_(regions), change_count_(regions.subregions(), 0) {}
+    : hal_(hal),
+      params_(params),
+      regions_(regions),
+      change_nodes_(params.response_entries ? std::min<uint32_t>(params.response_delta_entries, 4096) : 0),
+      changed_(ChangeMap::allocator_type(&change_nodes_)),
+      change_count_(regions.subregions(), 0) {}
 
 void HpbFreshness::power_up() {
   changed_.clear();
@@ -49,11 +54,16 @@ void HpbFreshness::track_change(uint64_t lba, uint32_t value) {
 void HpbFreshness::flush() {
   if (to_sign_.empty()) return;
   hal_.charge_cycles(params_.cycles_sign_batch);
-  batches_.emplace_back();
+  if (spare_batches_.empty()) batches_.emplace_back();
+  else {
+    batches_.push_back(std::move(spare_batches_.back()));
+    spare_batches_.pop_back();
+  }
   Batch& b = batches_.back();
   b.id = next_batch_++;
   b.epoch = epoch_;
-  b.items.swap(to_sign_);
+  b.items.swap(to_sign_);  // to_sign_ takes the spare's emptied vector (its capacity stays)
+  to_sign_.clear();
   b.entries.resize(b.items.size() * hpb_op::kEntryBytes);
   HpbSignBatch batch;
   batch.items = b.items.data();
@@ -94,6 +104,7 @@ void HpbFreshness::update_signed(const HpbCryptoResult& r) {
     const auto it = changed_.find(item.lba);
     if (entry && it != changed_.end() && it->second == item.ppn) updates_ready_.push_back({item.lba, item.ppn, entry});
   }
+  spare_batches_.push_back(std::move(*b));
   batches_.erase(b);
 }
 

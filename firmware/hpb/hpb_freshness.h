@@ -13,6 +13,7 @@
 #include <deque>
 #include <map>
 #include <vector>
+#include "core/node_pool.h"
 #include "hal/hal.h"
 #include "hpb/hpb_params.h"
 #include "hpb/hpb_regions.h"
@@ -63,11 +64,15 @@ class HpbFreshness : public SubregionChanges {
   Hal& hal_;
   const HpbDeviceParams& params_;
   HpbRegions& regions_;
-  std::map<uint64_t, uint32_t> changed_;  // changed entries by LBA: the new PPA or kInCache
+  using ChangeMap = std::map<uint64_t, uint32_t, std::less<uint64_t>,
+                             NodePoolAllocator<std::pair<const uint64_t, uint32_t>>>;
+  NodePool change_nodes_;  // (declared before changed_: it outlives the map)
+  ChangeMap changed_;      // changed entries by LBA: the new PPA or kInCache
   std::vector<uint32_t> change_count_;    // per sub-region
   std::deque<SignedUpdate> updates_ready_;
   std::vector<HpbSignItem> to_sign_;      // programmed in this handler: the next batch
   std::deque<Batch> batches_;              // with the engine
+  std::vector<Batch> spare_batches_;       // done: their vectors kept for the next ones
   uint64_t next_batch_ = 1;
   uint32_t epoch_ = 0;
   uint8_t publish_lun_ = 0;
