@@ -8,24 +8,26 @@ namespace ufs {
 
 struct FirmwareCycles {
   // Derived from the firmware executed on the controller's core (issue 20: `ufs-sim
-  // experiment firmware-cost`, cpu.model=iss, at 3a8e76d's firmware): each constant is the
-  // instructions its charge_cycles call sites ran up to the next charge, per call, x cpu.cpi
-  // 0.9 (a Cortex-R5 on Dhrystone, tlm/cpu/cpu_params.h) + 12 wait cycles per HAL call;
-  // memmove's byte loop over the L2P map's compact runs (a host-side memory saving, not a
-  // controller's structure) left out. Instructions per call (where they ran). ufs31
-  // calibrates the per-command ones on top (its _source: the gap to a shipping firmware).
-  uint32_t command_decode = 870;    // 938: fw_entry, DeviceFirmware::on_command, SCSI dispatch
-  uint32_t map_lookup = 430;        // 473: ReadEngine::look_up, per block (with the read's set-up)
-  uint32_t map_update = 540;        // 600: WriteCache::host_data_arrived / programmed, per block
-  uint32_t flash_submit = 220;      // 222: FlashPort::submit (the op record, the HAL call)
-  uint32_t flash_complete = 170;    // 179: DeviceFirmware::on_flash_complete and its dispatch
-  uint32_t transfer_setup = 140;    // 127: ReadEngine::send_ready (DATA IN); WriteEngine's RTT with inserts
-  uint32_t transfer_done = 220;     // 223: DeviceFirmware::on_data_in_done / on_data_out_done
-  uint32_t response = 1060;         // 1134: CommandTable::respond (latency bookkeeping, RESPONSE UPIU)
-  uint32_t cache_insert = 70;       // 73: per block, WriteEngine::request_data's staging beyond its set-up
-  uint32_t write_command = 170;     // 190: WriteEngine::start_write (admission, overlap and order checks)
-  uint32_t gc_per_sector = 370;     // 407: VictimMover::moved, per valid sector (test-small GC run)
-  uint32_t map_miss = 260;          // 281: MapStore::wait_for_lookups / on_flash_done (victim, load, install)
+  // experiment firmware-cost`, cpu.model=iss, with the batched HPB signing and its node
+  // pool, on 52cc7ef): each constant is the instructions its charge_cycles call sites ran up
+  // to the next charge, per call, x cpu.cpi 0.9 (a Cortex-R5 on Dhrystone,
+  // tlm/cpu/cpu_params.h) + 12 wait cycles per HAL call, rounded to 10; memmove's byte loop
+  // over the L2P map's compact runs (a host-side memory saving, not a controller's
+  // structure) left out. Instructions per call (where they ran); in brackets the table
+  // derived at 3a8e76d's firmware it replaces. ufs31 calibrates the per-command ones on top
+  // (its _source: the gap to a shipping firmware).
+  uint32_t command_decode = 870;    // 939: fw_entry, DeviceFirmware::on_command, SCSI dispatch (870)
+  uint32_t map_lookup = 440;        // 477: ReadEngine::look_up, per block (with the read's set-up) (430)
+  uint32_t map_update = 570;        // 633: WriteCache::host_data_arrived / programmed, per block (540)
+  uint32_t flash_submit = 230;      // 227: FlashPort::submit (the op record, the HAL call) (220)
+  uint32_t flash_complete = 150;    // 162: DeviceFirmware::on_flash_complete and its dispatch (170)
+  uint32_t transfer_setup = 140;    // 133: ReadEngine::send_ready (DATA IN); WriteEngine's RTT with inserts (140)
+  uint32_t transfer_done = 160;     // 162: DeviceFirmware::on_data_in_done / on_data_out_done (220)
+  uint32_t response = 1060;         // 1,138: CommandTable::respond (latency bookkeeping, RESPONSE UPIU) (1,060)
+  uint32_t cache_insert = 100;      // 109: per block, WriteEngine::request_data's staging beyond its set-up (70)
+  uint32_t write_command = 550;     // 616: WriteEngine::start_write (admission, overlap and order checks; GC pacing) (170)
+  uint32_t gc_per_sector = 570;     // 629: VictimMover::moved, per valid sector (test-small GC run) (370)
+  uint32_t map_miss = 260;          // 273: MapStore::wait_for_lookups / on_flash_done (victim, load, install) (260)
 
   template <class B>
   void bind(B& b) {

@@ -19,14 +19,14 @@ struct HpbDeviceParams {
   uint32_t max_single_cmd_blocks = 128; // bMAX_DATA_SIZE_FOR_HPB_SINGLE_CMD (4 KiB blocks; HPB 1.0 uses 1)
   uint32_t dcm_activate_misses = 4;     // device control mode: map misses in a sub-region before recommending it
   // Derived from the firmware on the core like firmware_cycles.h's (firmware-cost study;
-  // instructions per call x cpu.cpi 0.9 + 12 cycles per HAL call):
-  uint32_t cycles_hpb_read = 480;       // 504: HpbEntryServer::start / HpbReadVerify::start (entry decode, verify job)
-  // Until re-derived for the batched path: the old 380 per entry signed (half of it at each
-  // of an updated entry's two sites), nothing per batch.
-  uint32_t cycles_sign_entry = 380;     // READ BUFFER, per entry: its map read and sign-batch item
-  uint32_t cycles_sign_batch = 0;       // per sign batch (a READ BUFFER chunk, a handler's updated entries): set-up and hand-over
-  uint32_t cycles_update_entry = 190;   // response_entries, per map change tracked, signed entry checked, change dropped
-  uint32_t cycles_dirty_mark = 30;      // not charged in the study's runs (HPB with writes): an estimate
+  // instructions per call x cpu.cpi 0.9 + 12 cycles per HAL call; in brackets the values
+  // they replace). Signing goes to the crypto engine in batches (Hal::submit_sign_batch).
+  uint32_t cycles_hpb_read = 490;       // 521: HpbEntryServer::start / HpbReadVerify::start (entry decode, verify job) (480)
+  uint32_t cycles_sign_entry = 90;      // 102: HpbEntryServer::sign_chunk, per entry: the map walk's share, contiguity, its item (380)
+  uint32_t cycles_sign_batch = 860;     // 942: per batch: sign_chunk's set-up and hand-over (79 + a HAL call; first use of a
+                                        //      tag's buffers ~12,000), HpbFreshness::flush (~1,000) (new)
+  uint32_t cycles_update_entry = 580;   // 639: HpbFreshness::track_change, update_signed, drop_changes, per entry (380 to sign)
+  uint32_t cycles_dirty_mark = 710;     // 787: HpbRegions::mark_dirty with what follows it to the next charge (30, an estimate)
   uint32_t response_entries = 0;        // HotStorage'17 prototype: updated entries per RESPONSE (0 = JEDEC HPB: none)
   uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM
 

@@ -234,10 +234,10 @@ TEST_CASE("App switches in a run: launches, HPBvalve hits and the regulator with
     // Three apps, each reading three times through its own 100 HPB sub-regions (16 MiB
     // each: 100 x 32 KiB = 3.1 MiB of host entries per app), launched twice (a b c a b c),
     // with a background writer for the previous app. A launch's 300 reads come 1 ms apart
-    // (300 ms, an app cold start's order): the device signs the 409,600 entries of an app's
-    // sub-regions one by one, 380 cycles each (hpb.cycles_sign_entry, measured on the core),
-    // 260 ms of its 600 MHz core, so HPBvalve's loads arrive within a launch of that length
-    // (0.2 ms apart, 60 ms, fewer than a tenth of the launch reads found their entries).
+    // (300 ms, an app cold start's order): the device reads the 409,600 entries of an app's
+    // sub-regions into sign batches, 90 cycles an entry and 860 a 512-entry batch
+    // (hpb.cycles_sign_entry / cycles_sign_batch, measured on the core), 62 ms of its 600 MHz
+    // core, so HPBvalve's loads arrive within a launch of that length.
     std::ofstream out(path);
     out << "proces,device,rw_flag,sector,size,timestamp\n";
     const char* const apps[] = {"a", "b", "c"};
