@@ -76,22 +76,28 @@ void L2pMap::store(uint64_t lba, uint32_t value) {
 }
 
 void L2pMap::entries(uint64_t first, uint32_t* out, uint32_t count) const {
-  std::fill_n(out, count, kUnmapped);
   const uint64_t end = std::min(first + count, logical_blocks_);
-  for (uint64_t lba = first; lba < end;) {
+  uint64_t lba = first;
+  while (lba < end) {
     const Chunk& c = chunks_[lba / kEntriesPerChunk];
     const uint64_t base = lba - lba % kEntriesPerChunk;
     const uint64_t stop = std::min(end, base + kEntriesPerChunk);
     if (c.dense) {
       std::copy(c.dense.get() + (lba - base), c.dense.get() + (stop - base), out + (lba - first));
     } else {
+      uint64_t at = lba;  // out is written up to here
       for (const Run& r : c.runs) {
-        const uint64_t from = std::max<uint64_t>(base + r.off, lba), to = std::min<uint64_t>(base + r.end(), stop);
+        const uint64_t from = std::max<uint64_t>(base + r.off, at), to = std::min<uint64_t>(base + r.end(), stop);
+        if (from >= to) continue;
+        std::fill(out + (at - first), out + (from - first), kUnmapped);
         for (uint64_t l = from; l < to; ++l) out[l - first] = r.value + uint32_t(l - base - r.off);
+        at = to;
       }
+      std::fill(out + (at - first), out + (stop - first), kUnmapped);
     }
     lba = stop;
   }
+  std::fill(out + (std::max(lba, first) - first), out + count, kUnmapped);  // past the device's end
 }
 
 void L2pMap::set_compact(Chunk& c, uint32_t off, uint32_t value) {

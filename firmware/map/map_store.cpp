@@ -72,7 +72,7 @@ constexpr uint32_t kNoEntries = 0xFFFFFFFEu;
 
 void MapStore::load(uint32_t page) {
   uint32_t* words = nullptr;
-  if (source_) {
+  if (verifying_) {
     load_words_[page].assign(entries_per_page_, kNoEntries);
     load_seq_[page] = dir_seq_[page];
     words = load_words_[page].data();
@@ -82,9 +82,9 @@ void MapStore::load(uint32_t page) {
   ++stats_.loads;
 }
 
-void MapStore::verify_with(L2pMap& map, const MapPageSource& source) {
-  if (!cache_) return;  // the whole map resident: no map pages are loaded
-  source_ = &source;
+void MapStore::verify_with(L2pMap& map) {
+  if (!cache_ || !source_) return;  // the whole map resident: no map pages are loaded
+  verifying_ = true;
   map.set_watcher(this);
   words_per_page_bits_ = uint32_t((entries_per_page_ + 63) / 64);
   changed_.assign(size_t(pages()) * words_per_page_bits_, ~0ull);  // nothing programmed yet: nothing to compare
@@ -106,7 +106,7 @@ void MapStore::note_mismatch(uint32_t page, const std::string& what) {
 }
 
 void MapStore::snapshot(uint32_t page, uint64_t seq, const uint32_t* words) {
-  if (!source_) return;
+  if (!verifying_) return;
   snap_seq_[page] = seq;
   std::fill_n(changed_.begin() + long(page) * words_per_page_bits_, words_per_page_bits_, 0);
   auto& ring = programmed_[page];
@@ -146,7 +146,7 @@ void MapStore::verify(uint32_t page) {
 
 void MapStore::on_flash_done(uint64_t index, const FlashCompletion&) {
   const uint32_t page = uint32_t(index);
-  if (source_) verify(page);
+  if (verifying_) verify(page);
   hal_.charge_cycles(params_.cycles.map_miss);
   install(page, true);
   // The waiters are taken out (a callback may make the page wait again); the page keeps the
@@ -187,7 +187,7 @@ void MapStore::visit_stats(StatsVisitor& v) const {
            "read lookups served from SRAM");
   v.count("ftl.map_cache.update_misses", stats_.update_misses, "updates", "map updates whose page was not in SRAM");
   v.count("ftl.map_cache.page_loads", stats_.loads, "pages", "map pages read from NAND for lookups");
-  if (!source_) return;
+  if (!verifying_) return;
   v.count("ftl.map_cache.verify.equal", stats_.verified, "pages",
           "map pages loaded whose entries equal the map's (those unchanged since that copy was programmed)");
   v.count("ftl.map_cache.verify.entries", stats_.entries, "entries", "entries compared");

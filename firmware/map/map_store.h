@@ -103,11 +103,14 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   uint64_t directory_bytes() const;
   uint64_t frame_bytes() const { return cache_ ? uint64_t(cache_->capacity()) * page_bytes_ : 0; }
 
-  // firmware.map_verify (issue 20, a first step to the map in NAND): the map writer programs
-  // each map page's entries (source) with the page, and every load reads them back and checks
-  // them against the map when nothing in the page changed since that copy was programmed.
-  void verify_with(L2pMap& map, const MapPageSource& source);
-  const MapPageSource* verify_source() const { return source_; }
+  // What the map pages hold (issue 20): the map writer programs each map page's entries with
+  // the page, so the map pages on NAND carry them.
+  void set_source(const MapPageSource& source) { source_ = &source; }
+  const MapPageSource* source() const { return source_; }
+  // firmware.map_verify: every load reads the entries back and checks them against the map when
+  // nothing in the page changed since that copy was programmed (set_source first).
+  void verify_with(L2pMap& map);
+  bool verifying() const { return verifying_; }
   // The map writer programs `page` with sequence `seq`: its entries as they are now (`words`).
   void snapshot(uint32_t page, uint64_t seq, const uint32_t* words);
 
@@ -142,8 +145,9 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   MapMissListener* miss_listener_ = nullptr;
   MapLoadListener* load_listener_ = nullptr;
   MapStoreStats stats_;
-  // firmware.map_verify only (empty otherwise).
   const MapPageSource* source_ = nullptr;
+  // firmware.map_verify only (empty otherwise).
+  bool verifying_ = false;
   std::vector<uint64_t> changed_;                  // per LBA: its entry changed since its page's last snapshot
   uint32_t words_per_page_bits_ = 0;               // changed_ words per map page
   std::vector<uint64_t> snap_seq_, load_seq_;      // per page: last snapshot's sequence, the loaded copy's

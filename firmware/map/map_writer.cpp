@@ -114,13 +114,18 @@ void MapWriter::program(uint32_t unit) {
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * page_bytes_, false);
   uint32_t* words = nullptr;
   const uint32_t per_page = page_bytes_ / 4;
-  if (const MapPageSource* source = store_.verify_source()) {  // the entries go with the pages
+  if (store_.verifying()) {  // firmware.map_verify: the entries go with the pages (padding: unmapped)
     if (unit_words_.size() < units_.size()) unit_words_.resize(units_.size());
     std::vector<uint32_t>& w = unit_words_[unit];
-    w.assign(size_t(params_.program_pages) * per_page, L2pMap::kUnmapped);
-    for (uint32_t p = 0; p < mu.pages.size(); ++p) {
-      source->nand_entries(mu.pages[p], w.data() + size_t(p) * per_page, per_page);
-      store_.snapshot(mu.pages[p], mu.seq, w.data() + size_t(p) * per_page);
+    w.resize(size_t(params_.program_pages) * per_page);
+    for (uint32_t p = 0; p < params_.program_pages; ++p) {
+      uint32_t* const page_words = w.data() + size_t(p) * per_page;
+      if (p >= mu.pages.size()) {
+        std::fill_n(page_words, per_page, L2pMap::kUnmapped);
+        continue;
+      }
+      store_.source()->nand_entries(mu.pages[p], page_words, per_page);
+      store_.snapshot(mu.pages[p], mu.seq, page_words);
     }
     words = w.data();
   }

@@ -64,6 +64,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
           buffer_[op.buffer_address / kSectorBytes + i] =
               it == pages_.end() ? SectorStamp{} : it->second.stamps[op.sector_offset + i];
         if (it != pages_.end()) c.oob = it->second.oob;
+        if (it != pages_.end() && op.words && !it->second.words.empty() && !it->second.torn)
+          std::copy_n(it->second.words.begin(), std::min<size_t>(op.words_per_page, it->second.words.size()), op.words);
         if (it != pages_.end() && it->second.torn) { c.status = FlashStatus::Uncorrectable; c.oob = PageOob{}; }
         break;
       }
@@ -80,6 +82,8 @@ class FakePlatform : public Hal, public FlashBackdoor {
             pg.stamps.assign(buffer_.begin() + op.buffer_address / kSectorBytes + p * spp,
                              buffer_.begin() + op.buffer_address / kSectorBytes + (p + 1) * spp);
           pg.oob = op.oob[p];
+          if (op.words) pg.words.assign(op.words + size_t(p) * op.words_per_page, op.words + size_t(p + 1) * op.words_per_page);
+          else pg.words.clear();
           if (fail_next_program_) { fail_next_program_ = false; c.status = FlashStatus::ProgramFail; }
         }
         break;
@@ -239,16 +243,22 @@ class FakePlatform : public Hal, public FlashBackdoor {
   }
 
   // ---- FlashBackdoor
-  // (Map pages' words are not kept: the fake flash stores stamps and OOB only.)
   void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* stamps, const PageOob* oobs,
-                     const uint32_t* = nullptr, uint32_t = 0) override {
+                     const uint32_t* words = nullptr, uint32_t words_per_page = 0) override {
     const uint32_t spp = spp_of(a);
     for (uint32_t p = 0; p < count; ++p) {
       Page& pg = pages_[key(a, a.page + p)];
       pg.programmed = true;
       pg.stamps.assign(stamps + p * spp, stamps + (p + 1) * spp);
       pg.oob = oobs[p];
+      if (words) pg.words.assign(words + size_t(p) * words_per_page, words + size_t(p + 1) * words_per_page);
+      else pg.words.clear();
     }
+  }
+  // The words a page holds (map pages' entries, FlashOp::words); empty: none.
+  std::vector<uint32_t> page_words(const FlashAddress& a) const {
+    const auto it = pages_.find(key(a, a.page));
+    return it == pages_.end() ? std::vector<uint32_t>{} : it->second.words;
   }
 
   // A page whose program a power cut interrupted: it reads back uncorrectable.
@@ -340,7 +350,13 @@ class FakePlatform : public Hal, public FlashBackdoor {
   uint64_t now() const { return now_; }
 
  private:
-  struct Page { bool programmed = false; bool torn = false; std::vector<SectorStamp> stamps; PageOob oob; };
+  struct Page {
+    bool programmed = false;
+    bool torn = false;
+    std::vector<SectorStamp> stamps;
+    PageOob oob;
+    std::vector<uint32_t> words;  // a map page's entries (FlashOp::words)
+  };
   std::vector<std::pair<uint64_t, uint64_t>> programs_in_flight_;  // (completion time, page key)
   struct Event {
     uint64_t at, seq;

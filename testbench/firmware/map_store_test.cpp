@@ -60,6 +60,14 @@ struct Gc : ObsoleteCopyListener, FreeSpaceListener {
   void free_space_changed(uint32_t die) override { low.push_back(die); }
 };
 
+// Map page p's entries: p * 10000 + i (unmapped past the device's 40000 LBAs).
+struct Source : MapPageSource {
+  void nand_entries(uint32_t page, uint32_t* out, uint32_t count) const override {
+    for (uint32_t i = 0; i < count; ++i)
+      out[i] = uint64_t(page) * count + i < 40000 ? page * 10000 + i : L2pMap::kUnmapped;
+  }
+};
+
 struct Rig {
   FlashGeometry geo = geometry();
   FakePlatform hw{geo, 64};
@@ -70,6 +78,8 @@ struct Rig {
   Listener listener;
   Placer placer{blocks};
   Gc gc{blocks};
+  Source source;
+  L2pMap map{40000};  // (firmware.map_verify's watch)
   std::unique_ptr<MapStore> store;
   std::unique_ptr<MapWriter> writer;
   // 40000 LBAs: 10 map pages of 4096 entries; `sram_pages` of them fit the L2P SRAM.
@@ -77,6 +87,7 @@ struct Rig {
     params.map_cache = map_cache;
     params.l2p_sram_kib = sram_pages * 16;
     store = std::make_unique<MapStore>(hw, params, geo, 40000, blocks.layout(), flash);
+    store->set_source(source);
     writer = std::make_unique<MapWriter>(hw, params, geo, blocks, flash, *store, placer, gc, gc);
     store->set_dirty_sink(sink_to_writer ? static_cast<DirtyPageSink&>(*writer) : listener);
     store->set_load_listener(&listener);
@@ -157,6 +168,7 @@ TEST_CASE("Map writer: dirty pages go back in program units, merged with their N
   Rig r(8);
   r.sink_to_writer = true;
   r.store->set_dirty_sink(*r.writer);
+  r.store->verify_with(r.map);  // firmware.map_verify: the writer programs the pages' entries
   r.on_nand(0, 3, 0, 5);  // page 0's older copy
   r.flash.restart_sequence(10);  // programs from now on are newer
   r.store->updated(1);
@@ -174,6 +186,15 @@ TEST_CASE("Map writer: dirty pages go back in program units, merged with their N
   CHECK(r.store->sequence(0) == 11);
   CHECK(r.gc.obsolete.size() == 4);  // the old copy's four sectors
   CHECK(r.blocks.info(3).valid == 0);
+  // Each page carries its entries on NAND (issue 20).
+  for (uint32_t page : {0u, 1u, 2u}) {
+    const uint32_t at = r.store->location(page);
+    const std::vector<uint32_t> words =
+        r.hw.page_words(r.blocks.layout().address_of(r.blocks.layout().block_of(at), r.blocks.layout().page_of(at)));
+    REQUIRE(words.size() == 4096);
+    CHECK(words[0] == page * 10000);
+    CHECK(words[4095] == page * 10000 + 4095);
+  }
 }
 
 TEST_CASE("Map writer: GC of a map block rewrites its live pages on the victim's die with GC's privilege",

@@ -250,6 +250,13 @@ TEST_CASE("Write cache: data overwritten in the cache takes over the NAND copy i
   CHECK(r.cache.units().slot(first, 0).old_ppa == L2pMap::kUnmapped);
   CHECK(r.cache.units().slot(second, 0).old_ppa == nand);
   CHECK(r.cache.units().cached(r.map.get(5)).old_ppa == nand);
+  // A map page holds the NAND copy of a cached LBA (the older cached slot no longer counts).
+  std::vector<uint32_t> entries(300, 7);
+  r.cache.nand_entries(0, entries.data(), 300);
+  CHECK(entries[5] == nand);
+  CHECK(entries[4] == r.map.get(4));
+  CHECK(entries[16] == L2pMap::kUnmapped);
+  CHECK(entries[299] == L2pMap::kUnmapped);  // past the device's 256 LBAs
   r.cache.seal(first);
   r.hw.run();
   // The older cached copy reached NAND, but the map stays on the newer one; the NAND copy

@@ -29,7 +29,8 @@ TEST_CASE("Page words: random, sequential, unmapped and mixed pages read back ex
   page[1] = ~0u;
   page[2] = 0x80000000u;
   CHECK(round_trip(w, 1, page) == page);
-  CHECK(w.bytes() <= 6 * 4096 + 8);
+  CHECK(w.bytes() <= 4 * 4096 + 8);  // kept plain
+  CHECK(w.words(1) == 4096);
   // Sequential runs (a write unit's entries count up), wrapping at 2^32, and unmapped stretches.
   uint32_t v = 0xFFFFFFF0u;
   for (uint32_t i = 0; i < 4096; ++i) page[i] = i % 1000 < 700 ? v++ : ~0u;
@@ -45,6 +46,13 @@ TEST_CASE("Page words: random, sequential, unmapped and mixed pages read back ex
   CHECK(out[100] == ~0u);
   CHECK(w.words(4) == 100);
   CHECK_FALSE(w.load(5, out.data(), 200));
+  // ... a plain one too.
+  for (auto& x : shorter) x = uint32_t(rng());
+  w.store(6, shorter.data(), 100);
+  REQUIRE(w.load(6, out.data(), 200));
+  CHECK(std::equal(shorter.begin(), shorter.end(), out.begin()));
+  CHECK(out[100] == ~0u);
+  CHECK(w.words(6) == 100);
 }
 
 TEST_CASE("Page words: a sequentially written map page takes a few bytes, a block's erase drops only its pages",

@@ -6,11 +6,13 @@
 // (one run per write unit or longer), unwritten LBAs repeat the unmapped value. Each run is a
 // varint (length - 1, and whether it steps by 1 or repeats) and the zigzag varint of its first
 // word against the previous run's next word: a sequentially written 16 KiB map page takes a
-// few dozen bytes, a randomly written one about 5 bytes an entry (a little above the 4 of a
-// plain copy, never worse than 6).
+// few dozen bytes. A page whose runs would take more than its plain words (randomly written:
+// ~5 bytes a word; judged over its first quarter) is kept plain, 4 bytes a word, and costs a copy.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <cstdio>
 #include <vector>
 
 namespace ufs {
@@ -31,8 +33,10 @@ class PageWords {
   uint64_t bytes() const { return bytes_; }  // coded bytes held
 
  private:
+  void keep(uint64_t key, std::vector<uint8_t>& code);
   std::map<uint64_t, std::vector<uint8_t>> pages_;
   uint64_t bytes_ = 0;
+  std::vector<uint8_t> scratch_;  // store()'s coding buffer
 };
 
 }  // namespace ufs
