@@ -15,10 +15,11 @@ struct GcParams {
   std::string victim = "greedy";     // a registered victim policy (gc/victim_policy.cpp)
   uint32_t victim_choices = 0;       // randomized-greedy: candidates sampled (d); 0: log2(blocks per plane), MQSim's
   bool copy_back = false;            // GC moves valid pages inside their plane (NAND copy-back)
-  // Per die: GC's write-cache units sealed and not yet programmed (0: one per plane, a
-  // multi-plane program's worth, as the WriteBooster flush keeps). A die programs one such
-  // group at a time, so more only parks moved data in the cache while host writes wait for it.
-  // With gc_host_pacing, a die whose GC is a block ahead of its need holds one.
+  // Per die: GC's write-cache units sealed and not yet programmed, and its copy-backs in
+  // flight (0: one per plane, a multi-plane program's worth, as the WriteBooster flush keeps).
+  // A die programs one such group at a time, so more only parks moved data in the cache (or
+  // copy-backs in the die's queue) while host I/O waits behind it. With gc_host_pacing, a die
+  // whose GC is a block ahead of its need holds one.
   uint32_t units_per_die = 0;
   // Per die in foreground GC: host units placed as GC earns them (gc/host_pacing.h: the
   // die's room above block size x the fraction of its victim's valid data left), and host
@@ -47,7 +48,7 @@ struct GcParams {
     b("gc_copy_back", copy_back, "",
       "GC moves a victim's valid pages inside their plane by NAND copy-back (data off the channel)");
     b("gc_units_per_die", units_per_die, "units",
-      "per die: GC's write-cache units waiting to be programmed at most (0: one per plane, a multi-plane program)");
+      "per die: GC's write-cache units waiting to be programmed and copy-backs in flight at most (0: one per plane, a multi-plane program)");
     b("gc_host_pacing", host_pacing, "",
       "per die in foreground GC: host units placed as GC earns them; host data may use the room its victim does not need");
     b("bg_gc_idle_us", bg_idle_us, "us", "background GC starts after this long without host commands (0: off)");

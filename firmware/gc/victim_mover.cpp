@@ -57,6 +57,9 @@ void VictimMover::fill(uint32_t die) {
       uint32_t valid = 0;
       while (g.cursor % page_spp == 0 && valid < page_spp && blocks_.is_valid(base + g.cursor + valid)) ++valid;
       if (valid == page_spp) {
+        // The die's window (resumed in copy_back_done): a copy-back holds the die as a
+        // program does, and host reads queue behind every one issued.
+        if (queued(die) >= unit_limit(die)) return;
         if (copy_back_page(die)) continue;
         g.no_copy_back = true;  // no block in the victim's plane: the rest goes through the buffer
       }
@@ -65,7 +68,7 @@ void VictimMover::fill(uint32_t die) {
       // At most a program's worth of the die's moved data waits in the write cache (resumed in
       // unit_programmed): GC holding more would only queue it behind its own programs on this
       // die while host writes, finding no unit, hold every tag (issue 14 item 2).
-      if (g.flush ? !pacer_->may_fill(die, sealed_[die]) : sealed_[die] >= unit_limit(die)) return;
+      if (g.flush ? !pacer_->may_fill(die, sealed_[die]) : queued(die) >= unit_limit(die)) return;
       g.unit = units_.gc_unit(g.stream, g.to_large, die, g.flush);
       g.unit_used = false;
       if (g.unit == kNone) {
@@ -109,7 +112,7 @@ uint32_t VictimMover::units_wanted() const {
   for (uint32_t d = 0; d < dies_.size(); ++d) {
     const DieMove& g = dies_[d];
     if (g.victim == BlockManager::kNoBlock || g.scanned || g.flush) continue;
-    const uint32_t held = sealed_[d] + (g.unit != kNone);
+    const uint32_t held = queued(d) + (g.unit != kNone);
     n += unit_limit(d) > held ? unit_limit(d) - held : 0;
   }
   return n;
@@ -162,6 +165,7 @@ bool VictimMover::copy_back_page(uint32_t die) {
   if (!copy_back_.plan(die, g.victim, page, hal_.now_ps(), index)) return false;
   g.cursor = (page + 1) * spp;
   ++g.reads_in_flight;
+  ++g.copy_backs;
   ++stats_.copy_backs;
   const GcCopyBack::Move& m = copy_back_.move(index);
   flash_.copy_back(client_, op_index(kCopyBack, index), blocks_.layout().address_of(g.victim, page),
@@ -177,6 +181,7 @@ void VictimMover::copy_back_done(uint32_t index, const FlashCompletion& c) {
   const GcCopyBack::Move m = copy_back_.finish(index);
   DieMove& g = dies_[m.die];
   --g.reads_in_flight;
+  --g.copy_backs;
   if (c.status != FlashStatus::Ok) {
     if (c.status == FlashStatus::ProgramFail) flash_.count_program_failure();
     copy_back_.destination_failed(m, c.status == FlashStatus::ProgramFail);
@@ -195,6 +200,7 @@ void VictimMover::copy_back_done(uint32_t index, const FlashCompletion& c) {
     stats_.moved_sectors += units_.gc_follow_move(c.oob.lba[s], from + s, to + s);
   }
   gate_.retry(m.die);
+  fill(m.die);  // the next copy-back or unit, if the window allows
   listener_.moves_may_be_done(m.die);
 }
 

@@ -1,7 +1,10 @@
 // Moving a victim's valid sectors out, per die (the collector picks the victim and erases
 // it): runs of valid sectors within a page are read into write-cache units (GcUnits), at
 // most gc_units_per_die sealed and not yet programmed per die (a WriteBooster flush: as its
-// pacer allows); with gc_copy_back whole valid pages move by NAND copy-back in their plane.
+// pacer allows); with gc_copy_back whole valid pages move by NAND copy-back in their plane,
+// in the same window: the die's copy-backs in flight and sealed units together, the next
+// issued as one completes (a victim's ~50 copy-backs issued at once held the die for ~12 ms
+// while host reads queued behind them: issue 14 item 3).
 // Its reads and copy-backs go through its own flash client. A die whose GC progressed lets
 // the host units it paced retry (GcHostGate); the collector hears when the moves may be done.
 #pragma once
@@ -95,7 +98,8 @@ class VictimMover : public FlashClient, public GcUnitEvents {
     uint32_t cursor = 0;          // next sector offset in the victim to examine
     uint32_t unit = kNone;        // unit being filled
     bool unit_used = false;       // ... and given data
-    uint32_t reads_in_flight = 0;
+    uint32_t reads_in_flight = 0;  // buffered reads and copy-backs
+    uint32_t copy_backs = 0;      // of which copy-backs (in the die's window with sealed units)
     bool no_copy_back = false;    // the rest of the victim goes through the buffer
   };
   struct Read { uint32_t unit, pos, count, die; };
@@ -121,7 +125,8 @@ class VictimMover : public FlashClient, public GcUnitEvents {
   // Per die: its GC and flush units sealed and not yet programmed (a unit may outlive its
   // victim: the host can invalidate the rest of the victim before the unit is programmed).
   std::vector<uint32_t> sealed_;
-  uint32_t unit_limit(uint32_t die) const;  // sealed units the die's GC may hold now
+  uint32_t unit_limit(uint32_t die) const;  // sealed units and copy-backs the die's GC may hold now
+  uint32_t queued(uint32_t die) const { return sealed_[die] + dies_[die].copy_backs; }  // ... holds
   uint32_t unit_limit_;  // firmware.gc_units_per_die (0: one per plane)
   std::vector<Read> reads_;
   std::vector<uint32_t> free_reads_;
