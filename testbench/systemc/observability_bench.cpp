@@ -578,30 +578,6 @@ TEST_CASE("Log lines share one format and levels are set per component from the 
 }
 
 
-namespace {
-// A timeline's complete slices by thread name: (start, end) in us, and the slices' names.
-struct ThreadSlices {
-  std::vector<std::pair<double, double>> spans;
-  std::map<std::string, uint64_t> names;
-};
-std::map<std::string, ThreadSlices> slices_by_thread(const std::string& path) {
-  const nlohmann::json doc = nlohmann::json::parse(read_file(path));
-  std::map<std::pair<int, int>, std::string> threads;
-  for (const auto& e : doc["traceEvents"])
-    if (e["ph"] == "M" && e["name"] == "thread_name") threads[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
-  std::map<std::string, ThreadSlices> out;
-  for (const auto& e : doc["traceEvents"]) {
-    if (e["ph"] != "X") continue;
-    ThreadSlices& t = out[threads[{e["pid"].get<int>(), e["tid"].get<int>()}]];
-    const double ts = e["ts"].get<double>();
-    t.spans.emplace_back(ts, ts + e["dur"].get<double>());
-    ++t.names[e["name"].get<std::string>()];
-  }
-  for (auto& [name, t] : out) std::sort(t.spans.begin(), t.spans.end());
-  return out;
-}
-}  // namespace
-
 // Issue 20 "Waves": the core's current handler is a wire per event kind; one runs at a time
 // and together they are the core's busy wire.
 TEST_CASE("Waves name the firmware handler the core runs: one at a time, together the core's busy time",
@@ -649,6 +625,31 @@ TEST_CASE("Waves name the firmware handler the core runs: one at a time, togethe
 }
 
 #ifdef UFS_HAVE_ISS
+namespace {
+// (Only the ISS test reads region slices: without the core this helper would be unused.)
+// A timeline's complete slices by thread name: (start, end) in us, and the slices' names.
+struct ThreadSlices {
+  std::vector<std::pair<double, double>> spans;
+  std::map<std::string, uint64_t> names;
+};
+std::map<std::string, ThreadSlices> slices_by_thread(const std::string& path) {
+  const nlohmann::json doc = nlohmann::json::parse(read_file(path));
+  std::map<std::pair<int, int>, std::string> threads;
+  for (const auto& e : doc["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name") threads[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
+  std::map<std::string, ThreadSlices> out;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ThreadSlices& t = out[threads[{e["pid"].get<int>(), e["tid"].get<int>()}]];
+    const double ts = e["ts"].get<double>();
+    t.spans.emplace_back(ts, ts + e["dur"].get<double>());
+    ++t.names[e["name"].get<std::string>()];
+  }
+  for (auto& [name, t] : out) std::sort(t.spans.begin(), t.spans.end());
+  return out;
+}
+}  // namespace
+
 // On the core the timeline also says which part of the firmware ran when: runs of the PC in
 // one class's functions, inside the step that ran them.
 TEST_CASE("ISS: the timeline names the firmware's code region the PC is in, inside the core's steps",
