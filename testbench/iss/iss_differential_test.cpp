@@ -416,6 +416,15 @@ void check_same_log(const Result& a, const char* a_name, const Result& b, const 
   CHECK(a.completed == b.completed);
 }
 
+// The Unicorn this process runs, "major.minor.patch": the shortcuts iss_firmware.cpp takes
+// (inline stores, the grown TLB, blocks counting inline) are for Debian 12's 2.0.1 only.
+std::string unicorn_version() {
+  unsigned major = 0, minor = 0;
+  const unsigned full = uc_version(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string((full >> 8) & 0xff);
+}
+bool unicorn_is_2_0_1() { return unicorn_version() == "2.0.1"; }
+
 // Two runs on the core executed the same: per event kind the same entries, instruction and
 // cycle counts (totals and the largest) and mailbox crossings.
 void check_same_cost(const Result& a, const Result& b) {
@@ -428,6 +437,16 @@ void check_same_cost(const Result& a, const Result& b) {
     CHECK(a.cost[k].max_cycles == b.cost[k].max_cycles);
     CHECK(a.cost[k].crossings == b.cost[k].crossings);
   }
+}
+
+// Two runs on the core that must be one and the same run: the same calls at the same times,
+// instructions and cycles per event kind, statistics; both through the scenario's power cut.
+void check_same_run(const Result& a, const char* a_name, const Result& b, const char* b_name) {
+  check_same_log(a, a_name, b, b_name);
+  check_same_cost(a, b);
+  CHECK(a.stats == b.stats);
+  CHECK(a.calls.at("power_cut") == 1);
+  CHECK(b.calls.at("power_cut") == 1);
 }
 
 // Both builds, compared line by line; returns the native run's coverage.
@@ -470,6 +489,18 @@ FirmwareParams small_params() {
   p.write_cache_kib = 512;
   p.l2p_sram_kib = 16;  // 4 map pages of 16 KiB: map misses, loads and write-backs
   return p;
+}
+
+// The identity tests' run: mixed I/O with GC and map misses on the small geometry after a
+// 4,096-block precondition, `commands` of them, the power cut after `cut`.
+Scenario cut_scenario(uint64_t commands, uint64_t cut) {
+  Scenario s;
+  s.geo = small_geometry();
+  s.params = small_params();
+  s.commands = commands;
+  s.precondition_blocks = 4096;
+  s.power_cut_after = cut;
+  return s;
 }
 
 }  // namespace
@@ -556,12 +587,7 @@ TEST_CASE("ISS vs native: WriteBooster and a sudden power-off with recovery, ide
 // cycles per event kind, the same statistics. The fast run is the power-cut scenario's
 // second build too (a fresh core recovering from the NAND).
 TEST_CASE("ISS: the byte loops at host speed leave the run identical, instruction for instruction", "[iss]") {
-  Scenario s;
-  s.geo = small_geometry();
-  s.params = small_params();
-  s.commands = 1500;
-  s.precondition_blocks = 4096;
-  s.power_cut_after = 900;
+  const Scenario s = cut_scenario(1500, 900);
   IssMode fast{false, true, 2};
   IssMode slow{false, false, 2};
   const Result a = run(s, true, fast);
@@ -570,9 +596,8 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   CHECK(b.fast_forwarded == 0);
   CHECK(a.inline_store_pages + b.inline_store_pages == 0);  // SRAM wait states: memory hooks see every store
   CHECK(a.fast_forwarded > 100000);
-  check_same_log(a, "fast", b, "slow");
+  check_same_run(a, "fast", b, "slow");
   CHECK(a.completed > 1400);  // (commands in flight at the cut get no response)
-  check_same_cost(a, b);
   for (size_t k = 0; k < IssFirmware::kKinds; ++k) {
     INFO(IssFirmware::kind_name(k));
     // The byte loops' share (the firmware-cost study's columns): part of the count when the
@@ -584,9 +609,6 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
   CHECK(a.cost[size_t(mailbox::Event::Command)].instructions > 0);
   CHECK(a.cost[size_t(mailbox::Event::Command)].loop_instructions > 0);
   CHECK(a.cost[size_t(mailbox::Event::FlashComplete)].memmove_instructions > 0);  // the L2P map's runs
-  CHECK(a.stats == b.stats);
-  INFO(covered(b));
-  CHECK(b.calls.at("power_cut") == 1);
 }
 
 // Guest stores on the translated code's inline path (IssOptions::inline_stores: Unicorn
@@ -597,31 +619,21 @@ TEST_CASE("ISS: the byte loops at host speed leave the run identical, instructio
 // memmoves is a guest store, as are the mailbox records, the stack and the heap's tables;
 // a power cut brings up a second core (its own TLB).
 TEST_CASE("ISS: guest stores on the inline path leave the run identical, instruction for instruction", "[iss]") {
-  Scenario s;
-  s.geo = small_geometry();
-  s.params = small_params();
-  s.commands = 3300;
-  s.precondition_blocks = 4096;
-  s.power_cut_after = 3000;
+  const Scenario s = cut_scenario(3300, 3000);
   const Result a = run(s, true, IssMode{false, false, 0, true});
   const Result b = run(s, true, IssMode{false, false, 0, false});
-  unsigned major = 0, minor = 0;
-  const unsigned full = uc_version(&major, &minor);
-  if (major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1) {
+  if (unicorn_is_2_0_1()) {
     CHECK(IssFirmware::inline_stores());
     CHECK(a.inline_store_pages > 100);  // the heap, the stack and the mailbox window, on both cores
   } else {
-    WARN("Unicorn " << major << "." << minor << ": inline stores are for 2.0.1 only");
+    WARN("Unicorn " << unicorn_version() << ": inline stores are for 2.0.1 only");
     CHECK(a.inline_store_pages == 0);
   }
   CHECK(b.inline_store_pages == 0);
-  check_same_log(a, "inline", b, "helper");
+  check_same_run(a, "inline", b, "helper");
   CHECK(a.completed > 3200);
-  check_same_cost(a, b);
   CHECK(a.cost[size_t(mailbox::Event::FlashComplete)].instructions > 0);
-  CHECK(a.stats == b.stats);
   INFO(covered(b));
-  CHECK(b.calls.at("power_cut") == 1);
   CHECK(b.calls.count("erase") == 1);  // GC ran: the map's runs moved with it
 }
 
@@ -631,32 +643,23 @@ TEST_CASE("ISS: guest stores on the inline path leave the run identical, instruc
 // page walk on the host): 14.3K against 105K here, where the firmware's tables outgrow the
 // library's 256 KiB. Measured cost; a power cut brings up a second core (grown again).
 TEST_CASE("ISS: the grown TLB leaves the run identical and refills far less", "[iss]") {
-  Scenario s;
-  s.geo = small_geometry();
+  Scenario s = cut_scenario(2500, 2000);
   s.geo.blocks_per_plane = 1024;  // 3 GiB, 1.6 GB of it written first: the map's runs span MiBs of heap
-  s.params = small_params();
-  s.params.l2p_sram_kib = 64;
-  s.commands = 2500;
   s.precondition_blocks = 400000;
-  s.power_cut_after = 2000;
+  s.params.l2p_sram_kib = 64;
   const Result a = run(s, true, IssMode{false, true, 0, true, true});
   const Result b = run(s, true, IssMode{false, true, 0, true, false});
-  unsigned major = 0, minor = 0;
-  const unsigned full = uc_version(&major, &minor);
-  if (major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1) {
+  if (unicorn_is_2_0_1()) {
     CHECK(a.tlb_grown);
     CHECK_FALSE(b.tlb_grown);
     INFO("TLB fills: grown " << a.tlb_fills << ", library's size " << b.tlb_fills);
     CHECK(a.tlb_fills * 4 < b.tlb_fills);
   } else {
-    WARN("Unicorn " << major << "." << minor << ": the TLB is grown with 2.0.1 only");
+    WARN("Unicorn " << unicorn_version() << ": the TLB is grown with 2.0.1 only");
     CHECK_FALSE(a.tlb_grown);
   }
-  check_same_log(a, "grown", b, "library's");
+  check_same_run(a, "grown", b, "library's");
   CHECK(a.completed > 2400);
-  check_same_cost(a, b);
-  CHECK(a.stats == b.stats);
-  CHECK(b.calls.at("power_cut") == 1);
 }
 
 // Blocks that count their own instructions (IssOptions::inline_count: TCG ops in place of
@@ -666,26 +669,18 @@ TEST_CASE("ISS: the grown TLB leaves the run identical and refills far less", "[
 // heap access) and the byte loops at host speed (their blocks keep the call); a power cut
 // brings up a second core.
 TEST_CASE("ISS: blocks counting inline leave the run identical, instruction for instruction", "[iss]") {
-  Scenario s;
-  s.geo = small_geometry();
-  s.params = small_params();
-  s.commands = 1500;
-  s.precondition_blocks = 4096;
-  s.power_cut_after = 900;
+  const Scenario s = cut_scenario(1500, 900);
   const Result a = run(s, true, IssMode{false, true, 2, true, true, true});
   const Result b = run(s, true, IssMode{false, true, 2, true, true, false});
-  unsigned major = 0, minor = 0;
-  const unsigned full = uc_version(&major, &minor);
-  if (major == 2 && minor == 0 && ((full >> 8) & 0xff) == 1) {
+  if (unicorn_is_2_0_1()) {
     CHECK(a.inline_count_blocks > 1000);  // boot, the precondition and every handler's blocks, on both cores
   } else {
-    WARN("Unicorn " << major << "." << minor << ": blocks count inline with 2.0.1 only");
+    WARN("Unicorn " << unicorn_version() << ": blocks count inline with 2.0.1 only");
     CHECK(a.inline_count_blocks == 0);
   }
   CHECK(b.inline_count_blocks == 0);
-  check_same_log(a, "inline", b, "hook");
+  check_same_run(a, "inline", b, "hook");
   CHECK(a.completed > 1400);
-  check_same_cost(a, b);
   CHECK(a.fast_forwarded == b.fast_forwarded);
   REQUIRE(a.sites.size() == b.sites.size());
   for (size_t i = 0; i < a.sites.size(); ++i) {
@@ -694,8 +689,6 @@ TEST_CASE("ISS: blocks counting inline leave the run identical, instruction for 
     CHECK(a.sites[i].instructions == b.sites[i].instructions);
     CHECK(a.sites[i].sram_accesses == b.sites[i].sram_accesses);
   }
-  CHECK(a.stats == b.stats);
-  CHECK(b.calls.at("power_cut") == 1);
 }
 
 // The firmware-cost study derives the native table from the charge sites: every
@@ -748,10 +741,8 @@ TEST_CASE("ISS: measured cost by charge site adds up to the instructions per eve
 // change stopped the executable from exporting the replacements, every run would silently
 // be 2-5x slower.
 TEST_CASE("ISS: guest stores skip Unicorn 2.0.1's page collection and store helper", "[iss]") {
-  unsigned major = 0, minor = 0;
-  const unsigned full = uc_version(&major, &minor);
-  if (major != 2 || minor != 0 || ((full >> 8) & 0xff) != 1) {
-    WARN("Unicorn " << major << "." << minor << ": the shortcut is for 2.0.1 only");
+  if (!unicorn_is_2_0_1()) {
+    WARN("Unicorn " << unicorn_version() << ": the shortcut is for 2.0.1 only");
     CHECK_FALSE(IssFirmware::store_shortcut());
     CHECK_FALSE(IssFirmware::inline_stores());
     return;
