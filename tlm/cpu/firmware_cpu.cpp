@@ -10,7 +10,7 @@ FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuParams& params)
     : sc_core::sc_module(name),
       bus("bus"),
       params_(params),
-      cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      cycle_ps_(sc_time(1e6 / params.clock_mhz, sc_core::SC_PS).value()),
       measured_(params.model == "iss" && params.iss_cost == "measured"),
       queue_("events", Deliver{this}),
       rng_state_(params.rng_seed) {
@@ -107,9 +107,11 @@ void FirmwareCpu::post_flash_now(const FlashCompletion& c) {
 
 uint64_t FirmwareCpu::now_ps() const { return clock_.value(); }  // kernel resolution is 1 ps
 
+// In integer picoseconds (issue 18): what sc_time(cycle) * double(cycles) gave (exact below 2^52 ps)
+// without a double multiply and rounding per charge, several per simulated I/O.
 void FirmwareCpu::charge_cycles(uint64_t cycles) {
   cycles_ += cycles;
-  clock_ += cycle_ * double(cycles);
+  clock_ = time_of_value(clock_.value() + cycle_ps_ * cycles);
 }
 
 void FirmwareCpu::submit_flash(const FlashOp& op) {

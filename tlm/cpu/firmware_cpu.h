@@ -109,7 +109,7 @@ class FirmwareCpu : public sc_core::sc_module,
   void bus_access(tlm::tlm_command cmd, uint64_t address, void* data, uint32_t bytes);
 
   CpuParams params_;
-  sc_core::sc_time cycle_;
+  uint64_t cycle_ps_;  // one core clock cycle in ps (sc_time's rounding of 1e6 / clock_mhz)
   // cpu.model=iss with measured cost: the core's time is what the firmware executed, its
   // dispatch (fw_entry) and each crypto result's pop included, so interrupt_cycles and
   // crypto_result_cycles (the native mode's figures for that work) are not charged on top.
