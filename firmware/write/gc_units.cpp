@@ -35,7 +35,13 @@ bool CacheGcUnits::gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) {
     store_.updated(lba);
     map_.set(lba, to);
   } else if (L2pMap::is_cached(e) && cache_.units().cached(e).old_ppa == from) {
+    // The map page names that NAND copy for the cached entry (WriteCache::nand_entries): it
+    // goes back with the copy's new place (a copy programmed before names the old one, soon
+    // erased), and the entry counts as changed for the map's watchers (map_verify: a load in
+    // flight reads the old name) though the cached entry itself stays.
     cache_.units().cached(e).old_ppa = to;
+    store_.updated(lba);
+    map_.set(lba, e);
   } else {
     return false;
   }
