@@ -19,7 +19,9 @@ GarbageCollector::GarbageCollector(Hal& hal, const FirmwareParams& params, Block
       gate_(blocks, params.gc.host_pacing, params.write_unit_sectors(blocks.layout().geometry()),
             erased, params.gc.copy_back),
       mover_(hal, params, blocks, flash, units, gate_, *this),
-      gc_(blocks.layout().geometry().dies()) {}
+      gc_(blocks.layout().geometry().dies()) {
+  mover_.set_next_victims(this);
+}
 
 void GarbageCollector::set_helpers(IdleWriteBack* write_back, FlushPacer* pacer, VictimDoneListener* done) {
   write_back_ = write_back;
@@ -182,6 +184,7 @@ GcStats GarbageCollector::stats() const {
   s.moved_sectors = mover_.stats().moved_sectors;
   s.buffered_reads = mover_.stats().buffered_reads;
   s.copy_backs = mover_.stats().copy_backs;
+  s.topped_up = mover_.stats().topped_up;
   s.wl_rate_limited = wear_.rate_limited();
   s.wl_migrations = wear_.migrations();
   s.expired_blocks = wear_.expired_blocks();
@@ -199,6 +202,8 @@ void GarbageCollector::visit_stats(StatsVisitor& v) const {
             "host units not placed on a die for want of its GC's pace (gc_host_pacing)");
   v.count("ftl.gc_buffered_reads", f.buffered_reads, "reads", "GC reads through the data buffer");
   v.count("ftl.gc_copy_backs", f.copy_backs, "pages", "pages GC moved by copy-back");
+  v.count("ftl.gc_topped_up_sectors", f.topped_up, "sectors",
+          "sectors of the next victim in line moved to fill a victim's last unit (instead of padding)");
   v.count("ftl.gc_cleaned", f.cleaned, "blocks", "victims erased after cleaning");
   v.figure("ftl.gc_clean_us_mean", f.cleaned ? double(f.clean_ps) / double(f.cleaned) / 1e6 : 0.0, "us",
            "victims' cleaning time, picked to erased");

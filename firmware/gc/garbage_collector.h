@@ -36,6 +36,7 @@ struct GcStats {
   uint64_t moved_sectors = 0;
   uint64_t buffered_reads = 0;        // victim reads into write-cache units
   uint64_t copy_backs = 0;            // pages moved by copy-back
+  uint64_t topped_up = 0;             // sectors of the next victim in line that filled a victim's last unit
   uint64_t clean_ps = 0;              // victims' cleaning time: picked to erased, summed
   uint64_t cleaned = 0;               // victims erased after cleaning
   uint64_t erases = 0;
@@ -54,7 +55,8 @@ class VictimDoneListener {
 class GarbageCollector : public FlashClient,
                          public FreeSpaceListener,
                          public BackgroundWriter,
-                         public VictimMoveListener {
+                         public VictimMoveListener,
+                         public NextVictimSource {
  public:
   GarbageCollector(Hal& hal, const FirmwareParams& params, BlockManager& blocks, FlashPort& flash, GcUnits& units,
                    MapBlockCleaner& maps, GcEraseListener& erased, HybridPoolShares* shares);
@@ -77,6 +79,9 @@ class GarbageCollector : public FlashClient,
   // VictimMoveListener: the die's victim may be empty (moves ended, or a sector of it became
   // invalid): erase it once it is.
   void moves_may_be_done(uint32_t die) override;
+  // NextVictimSource: the block the die's victim policy would clean next (a victim's last unit
+  // takes some of its data).
+  uint32_t next_victim(uint32_t die, bool large) override { return selector_.next_in_line(die, large); }
 
   // Host units on a die in foreground GC go at its pace (the placement's HostWriteGate).
   GcHostGate& host_gate() { return gate_; }

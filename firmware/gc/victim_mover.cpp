@@ -77,32 +77,61 @@ void VictimMover::fill(uint32_t die) {
         return;
       }
     }
-    // Next run of valid sectors within one page.
-    while (g.cursor < spb && !blocks_.is_valid(base + g.cursor)) ++g.cursor;
-    if (g.cursor >= spb) break;
-    const uint32_t start = g.cursor, room = units_.gc_unit_room(g.unit);
-    uint32_t n = 0;
-    while (g.cursor < spb && n < room && blocks_.is_valid(base + g.cursor) && (n == 0 || g.cursor % page_spp != 0)) {
-      ++n;
-      ++g.cursor;
-    }
-    uint32_t r;
-    if (free_reads_.empty()) { r = static_cast<uint32_t>(reads_.size()); reads_.emplace_back(); }
-    else { r = free_reads_.back(); free_reads_.pop_back(); }
-    uint32_t pos;
-    const uint64_t buffer = units_.gc_stage(g.unit, base + start, n, pos);
-    reads_[r] = Read{g.unit, pos, n, die};
-    g.unit_used = true;
-    if (g.flush) pacer_->sectors_staged(n);
-    ++g.reads_in_flight;
-    ++stats_.buffered_reads;
-    flash_.read(client_, op_index(kRead, r), blocks_.layout().address_of(g.victim, start / page_spp), start % page_spp, n,
-                buffer);
-    if (n == room) close_unit(die);
+    if (!stage_run(die, g.victim, g.cursor)) break;
   }
   g.scanned = true;
+  top_up(die);
   if (g.unit != kNone) close_unit(die);
   listener_.moves_may_be_done(die);
+}
+
+bool VictimMover::stage_run(uint32_t die, uint32_t block, uint32_t& cursor) {
+  DieMove& g = dies_[die];
+  const uint32_t spb = blocks_.layout().hybrid() ? blocks_.sectors_in_block(block) : blocks_.layout().sectors_per_block();
+  const uint32_t base = block * blocks_.layout().sectors_per_block();
+  const uint32_t page_spp = blocks_.layout().spp_of(block);
+  while (cursor < spb && !blocks_.is_valid(base + cursor)) ++cursor;
+  if (cursor >= spb) return false;
+  const uint32_t start = cursor, room = units_.gc_unit_room(g.unit);
+  uint32_t n = 0;
+  while (cursor < spb && n < room && blocks_.is_valid(base + cursor) && (n == 0 || cursor % page_spp != 0)) {
+    ++n;
+    ++cursor;
+  }
+  uint32_t r;
+  if (free_reads_.empty()) { r = static_cast<uint32_t>(reads_.size()); reads_.emplace_back(); }
+  else { r = free_reads_.back(); free_reads_.pop_back(); }
+  uint32_t pos;
+  const uint64_t buffer = units_.gc_stage(g.unit, base + start, n, pos);
+  reads_[r] = Read{g.unit, pos, n, die};
+  g.unit_used = true;
+  if (g.flush) pacer_->sectors_staged(n);
+  ++g.reads_in_flight;
+  ++stats_.buffered_reads;
+  flash_.read(client_, op_index(kRead, r), blocks_.layout().address_of(block, start / page_spp), start % page_spp, n, buffer);
+  if (n == room) close_unit(die);
+  return true;
+}
+
+// The victim's last unit, partly filled, takes valid sectors of the block its policy would clean
+// next (as a controller's GC goes on writing its destination block from the next victim) rather
+// than padding: on a device with little spare a victim gives back only a unit or two, and the
+// padding of its last unit (half a unit on average) was a third of that (issue 14 item 2,
+// ufs31 at 7% spare). Those sectors' next victim then has that much less to move. Not for a
+// flush or a migration (their blocks are not GC's to pick), nor into the other pool (hybrid).
+void VictimMover::top_up(uint32_t die) {
+  DieMove& g = dies_[die];
+  if (!next_ || g.unit == kNone || !g.unit_used || g.flush || g.stream != WriteStream::Gc) return;
+  if (blocks_.layout().hybrid() && blocks_.info(g.victim).large != g.to_large) return;
+  // A map block in line is the map writer's to move (its pages are not user data): padded then.
+  const uint32_t block = next_->next_victim(die, g.to_large);
+  if (block == BlockManager::kNoBlock || blocks_.info(block).holds_map) return;
+  uint32_t cursor = 0;
+  while (g.unit != kNone) {
+    const uint32_t room = units_.gc_unit_room(g.unit);
+    if (!stage_run(die, block, cursor)) break;
+    stats_.topped_up += room - (g.unit != kNone ? units_.gc_unit_room(g.unit) : 0);
+  }
 }
 
 // Each die moving a victim's data through the buffer may hold up to unit_limit(die) units.

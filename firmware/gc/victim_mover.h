@@ -43,6 +43,14 @@ class GcUnits {
   virtual bool gc_follow_move(uint64_t lba, uint32_t from, uint32_t to) = 0;
 };
 
+// Where a victim's last unit takes the rest of its data: the block its victim policy would
+// clean next (the collector's selector), kNoBlock when there is none.
+class NextVictimSource {
+ public:
+  virtual ~NextVictimSource() = default;
+  virtual uint32_t next_victim(uint32_t die, bool large) = 0;
+};
+
 // A WriteBooster flush run on the collector's machinery: its pace and its accounting.
 class FlushPacer {
  public:
@@ -68,11 +76,14 @@ class VictimMover : public FlashClient, public GcUnitEvents {
     uint64_t moved_sectors = 0;
     uint64_t buffered_reads = 0;  // victim reads into write-cache units
     uint64_t copy_backs = 0;      // pages moved by copy-back
+    uint64_t topped_up = 0;       // sectors of the next victim in line that filled a victim's last unit
   };
 
   VictimMover(Hal& hal, const FirmwareParams& params, BlockManager& blocks, FlashPort& flash, GcUnits& units,
               GcHostGate& gate, VictimMoveListener& listener);
   void set_flush_pacer(FlushPacer* pacer) { pacer_ = pacer; }
+  // A GC victim's last unit is filled up from the next victim in line instead of padded (null: padded).
+  void set_next_victims(NextVictimSource* next) { next_ = next; }
 
   void start(uint32_t die, const Move& m);  // the die's victim (moves begin with fill)
   void clear(uint32_t die);                 // the victim is gone (erased)
@@ -106,6 +117,10 @@ class VictimMover : public FlashClient, public GcUnitEvents {
   enum Op : uint64_t { kRead = 0, kCopyBack = 1 };  // in the top bits of an op's index
 
   void close_unit(uint32_t die);
+  // Stages the next run of valid sectors of `block` from `cursor` on (one page's, at most the
+  // unit's room) into the die's unit; false when the block has none left.
+  bool stage_run(uint32_t die, uint32_t block, uint32_t& cursor);
+  void top_up(uint32_t die);
   bool copy_back_page(uint32_t die);
   void read_done(uint32_t index, const FlashCompletion& c);
   void copy_back_done(uint32_t index, const FlashCompletion& c);
@@ -120,6 +135,7 @@ class VictimMover : public FlashClient, public GcUnitEvents {
   GcHostGate& gate_;
   VictimMoveListener& listener_;
   FlushPacer* pacer_ = nullptr;
+  NextVictimSource* next_ = nullptr;
   GcCopyBack copy_back_;
   std::vector<DieMove> dies_;
   // Per die: its GC and flush units sealed and not yet programmed (a unit may outlive its

@@ -63,4 +63,15 @@ uint32_t VictimSelector::pick(uint32_t die, bool large, bool& to_other, int64_t 
   return victim;
 }
 
+uint32_t VictimSelector::next_in_line(uint32_t die, bool large) {
+  const FlashGeometry& geo = blocks_.layout().geometry();
+  VictimQuery q;
+  q.die = die;
+  q.large = large;
+  q.now_ps = hal_.now_ps();
+  q.max_valid = !blocks_.layout().hybrid() ? blocks_.layout().sectors_per_block() - params_.write_unit_sectors(geo)
+                : (geo.pages_per_block - 1) * (large ? geo.large_sectors_per_page() : geo.sectors_per_page());
+  return policy_->pick(blocks_, q);
+}
+
 }  // namespace ufs

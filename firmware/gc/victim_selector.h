@@ -36,6 +36,9 @@ class VictimSelector {
   // holds more than its share, so the victim's data goes into the other pool, if that pool's
   // room beyond its own next victim's block (other_room, sectors: GC's spare there) takes it.
   uint32_t pick(uint32_t die, bool large, bool& to_other, int64_t other_room = 0);
+  // The pool's block the policy would clean next (kNoBlock: none), without wear levelling's
+  // rate limiting (only a few of its sectors move now: the rest when it is picked).
+  uint32_t next_in_line(uint32_t die, bool large);
 
  private:
   Hal& hal_;

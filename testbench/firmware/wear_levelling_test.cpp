@@ -37,7 +37,7 @@ WearResult hot_cold_run(const std::string& policy) {
   std::vector<uint64_t> version(cap, 0);
   std::mt19937_64 rng(5);
   uint64_t v = 0;
-  for (int i = 0; i < 4000; ++i) {  // hot rewrites, one at a time
+  for (int i = 0; i < 5000; ++i) {  // hot rewrites, one at a time
     const uint32_t n = 4;
     const uint64_t lba = rng() % (hot - n);
     ++v;

@@ -372,11 +372,11 @@ void gc_steady_little_spare(bool paced) {
   std::filesystem::remove_all(dir);
   INFO("longest stretch without a completion: " << silence << " ms");
   if (paced) CHECK(silence < 20.0);
-  else CHECK(silence >= 80.0);  // the stall pacing removes
+  else CHECK(silence >= 40.0);  // the stall pacing removes (80 ms and more before GC stopped padding victims' last units)
 }
 }  // namespace
 
-TEST_CASE("GC steady state with little spare: host writes at full speed leave 80 ms without a completion",
+TEST_CASE("GC steady state with little spare: host writes at full speed leave 40 ms without a completion",
           "[system][gc]") {
   gc_steady_little_spare(false);
 }
