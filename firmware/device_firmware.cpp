@@ -84,6 +84,8 @@ FirmwareRam DeviceFirmware::ram() const {
   if (map.enabled()) r.tables.push_back({"map directory", map.directory_bytes() + write_.map_writer().ram_bytes()});
   r.tables.push_back({"write cache", write_.cache().units().ram_bytes()});
   if (hpb_) r.tables.push_back({"hpb regions", hpb_->device().regions().ram_bytes()});
+  if (hpb_ && hpb_->device().params().response_entries)
+    r.tables.push_back({"hpb updated entries", hpb_->device().freshness().ram_bytes()});
   r.map_cache_bytes = map.frame_bytes();
   r.map_shadow_bytes = ftl_.map().heap_bytes();
   r.recovery_bytes = RecoveryScan::ram_bytes(blocks, ftl_.map().logical_blocks(), map.pages());

@@ -79,6 +79,7 @@ class HpbDevice : public L2pObserver, public QueryHandler, public ResponseHook {
   const HpbDeviceParams& params() const { return params_; }
   bool enabled() const { return enabled_; }
   const HpbRegions& regions() const { return regions_; }
+  const HpbFreshness& freshness() const { return freshness_; }
 
  private:
   void start_write_buffer(const HostCommand& c);

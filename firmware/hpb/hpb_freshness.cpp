@@ -10,8 +10,8 @@ HpbFreshness::HpbFreshness(Hal& hal, const HpbDeviceParams& params, HpbRegions& 
     : hal_(hal),
       params_(params),
       regions_(regions),
-      change_nodes_(params.response_entries ? std::min<uint32_t>(params.response_delta_entries, 4096) : 0),
-      changed_(ChangeMap::allocator_type(&change_nodes_)),
+      changed_(params.response_entries ? params.response_delta_entries : 0,
+               params.response_entries ? regions.subregions() : 0, params.subregion_size_exp - 3),
       change_count_(regions.subregions(), 0) {}
 
 void HpbFreshness::power_up() {
@@ -26,23 +26,23 @@ void HpbFreshness::power_up() {
 void HpbFreshness::track_change(uint64_t lba, uint32_t value) {
   hal_.charge_cycles(params_.cycles_update_entry);
   const uint32_t s = regions_.subregion_of(lba);
-  auto it = changed_.find(lba);
+  uint32_t* tracked = changed_.find(uint32_t(lba));
   const bool host_write = L2pMap::is_cached(value);
-  if (value == L2pMap::kUnmapped || (it == changed_.end() && !host_write)) { regions_.mark_dirty(s); return; }
-  if (it == changed_.end()) {
-    if (changed_.size() >= params_.response_delta_entries) {
+  if (value == L2pMap::kUnmapped || (!tracked && !host_write)) { regions_.mark_dirty(s); return; }
+  if (!tracked) {
+    tracked = changed_.insert(uint32_t(lba), kInCache);
+    if (!tracked) {  // the table is full (response_delta_entries)
       ++stats_.delta_overflows;
       regions_.mark_dirty(s);
       return;
     }
-    it = changed_.emplace(lba, kInCache).first;
     stats_.delta_peak = std::max<uint64_t>(stats_.delta_peak, changed_.size());
   }
   ++stats_.delta_changes;
   ++change_count_[s];
   regions_.break_run(s, lba % regions_.subregion_blocks());
-  if (host_write) { it->second = kInCache; return; }
-  it->second = value;  // programmed: sign the new entry for the host (flush)
+  if (host_write) { *tracked = kInCache; return; }
+  *tracked = value;  // programmed: sign the new entry for the host (flush)
   to_sign_.emplace_back();
   HpbSignItem& item = to_sign_.back();
   item.lba = lba;
@@ -74,21 +74,11 @@ void HpbFreshness::flush() {
   hal_.submit_sign_batch(batch);
 }
 
-bool HpbFreshness::has_changes(uint32_t s) const {
-  if (changed_.empty()) return false;
-  const uint64_t first = uint64_t(s) * regions_.subregion_blocks();
-  const auto it = changed_.lower_bound(first);
-  return it != changed_.end() && it->first < first + regions_.subregion_blocks();
-}
+bool HpbFreshness::has_changes(uint32_t s) const { return !changed_.empty() && changed_.has_subregion(s); }
 
 void HpbFreshness::drop_changes(uint32_t s) {
-  if (changed_.empty()) return;
-  const uint64_t first = uint64_t(s) * regions_.subregion_blocks();
-  const auto last = changed_.lower_bound(first + regions_.subregion_blocks());
-  for (auto it = changed_.lower_bound(first); it != last;) {  // an updated entry forgotten: its work
-    hal_.charge_cycles(params_.cycles_update_entry);
-    it = changed_.erase(it);
-  }
+  if (changed_.empty() || !changed_.has_subregion(s)) return;
+  changed_.drop_subregion(s, [&] { hal_.charge_cycles(params_.cycles_update_entry); });  // an updated entry forgotten: its work
 }
 
 // Each signed entry (0: not signed) waits for a response while its change is the latest.
@@ -101,8 +91,8 @@ void HpbFreshness::update_signed(const HpbCryptoResult& r) {
     hal_.charge_cycles(params_.cycles_update_entry);
     const HpbSignItem& item = b->items[i];
     const uint64_t entry = get_be64(&b->entries[i * hpb_op::kEntryBytes]);
-    const auto it = changed_.find(item.lba);
-    if (entry && it != changed_.end() && it->second == item.ppn) updates_ready_.push_back({item.lba, item.ppn, entry});
+    const uint32_t* tracked = changed_.find(uint32_t(item.lba));
+    if (entry && tracked && *tracked == item.ppn) updates_ready_.push_back({item.lba, item.ppn, entry});
   }
   spare_batches_.push_back(std::move(*b));
   batches_.erase(b);
@@ -113,8 +103,8 @@ void HpbFreshness::add_updates(CommandResponse& r) {
   while (r.hpb_entry_count < params_.response_entries && !updates_ready_.empty()) {
     const SignedUpdate u = updates_ready_.front();
     updates_ready_.pop_front();
-    const auto it = changed_.find(u.lba);
-    if (it == changed_.end() || it->second != u.ppa) continue;
+    const uint32_t* tracked = changed_.find(uint32_t(u.lba));
+    if (!tracked || *tracked != u.ppa) continue;
     r.hpb_entries[r.hpb_entry_count++] = HpbEntryUpdate{uint32_t(u.lba), u.entry};
     ++stats_.response_entries_sent;
   }

@@ -11,10 +11,9 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <vector>
-#include "core/node_pool.h"
 #include "hal/hal.h"
+#include "hpb/hpb_change_table.h"
 #include "hpb/hpb_params.h"
 #include "hpb/hpb_regions.h"
 
@@ -38,8 +37,8 @@ class HpbFreshness : public SubregionChanges {
   void drop_changes(uint32_t s) override;
   // False if the entry for lba predates a tracked change (or its data is still in the cache).
   bool entry_ok(uint64_t lba, uint32_t ppa) const {
-    const auto it = changed_.find(lba);
-    return it == changed_.end() || it->second == ppa;
+    const uint32_t* v = changed_.find(uint32_t(lba));
+    return !v || *v == ppa;
   }
   bool tracking() const { return !changed_.empty(); }
   uint32_t changes(uint32_t s) const { return change_count_[s]; }
@@ -48,6 +47,8 @@ class HpbFreshness : public SubregionChanges {
   void update_signed(const HpbCryptoResult& r);  // the crypto engine signed a batch of updated entries
   void add_updates(CommandResponse& r);           // updated entries ride on a GOOD response
   void power_up();                                // new session key: every signed update is dead
+  // The controller's RAM the tracking table takes (core/firmware_ram.h; 0 without response_entries).
+  uint64_t ram_bytes() const { return params_.response_entries ? changed_.ram_bytes() : 0; }
 
   const HpbFreshnessStats& stats() const { return stats_; }
 
@@ -64,10 +65,7 @@ class HpbFreshness : public SubregionChanges {
   Hal& hal_;
   const HpbDeviceParams& params_;
   HpbRegions& regions_;
-  using ChangeMap = std::map<uint64_t, uint32_t, std::less<uint64_t>,
-                             NodePoolAllocator<std::pair<const uint64_t, uint32_t>>>;
-  NodePool change_nodes_;  // (declared before changed_: it outlives the map)
-  ChangeMap changed_;      // changed entries by LBA: the new PPA or kInCache
+  HpbChangeTable changed_;  // changed entries by LBA (the device's LBAs are 32-bit): the new PPA or kInCache
   std::vector<uint32_t> change_count_;    // per sub-region
   std::deque<SignedUpdate> updates_ready_;
   std::vector<HpbSignItem> to_sign_;      // programmed in this handler: the next batch

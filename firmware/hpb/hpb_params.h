@@ -28,7 +28,7 @@ struct HpbDeviceParams {
   uint32_t cycles_update_entry = 580;   // 639: HpbFreshness::track_change, update_signed, drop_changes, per entry (380 to sign)
   uint32_t cycles_dirty_mark = 710;     // 787: HpbRegions::mark_dirty with what follows it to the next charge (30, an estimate)
   uint32_t response_entries = 0;        // HotStorage'17 prototype: updated entries per RESPONSE (0 = JEDEC HPB: none)
-  uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM
+  uint32_t response_delta_entries = 4096;  // with response_entries: changed entries the device tracks in SRAM (HpbChangeTable)
 
   template <class B>
   void bind(B& b) {
@@ -58,7 +58,8 @@ struct HpbDeviceParams {
       "HotStorage'17 prototype (not JEDEC): signed updated entries of host-written blocks sent in RESPONSE UPIUs, "
       "up to this many per response; the sub-region stays clean (0 = off)");
     b("response_delta_entries", response_delta_entries, "entries",
-      "with response_entries: changed entries the device tracks (8 B of SRAM each); when full, the sub-region is marked dirty");
+      "with response_entries: changed entries the device tracks (a fixed SRAM table: 12 B an entry, 8-16 B of index "
+      "an entry, 4 B a sub-region); when full, a change not tracked yet marks its sub-region dirty");
   }
 
   bool host_control() const { return control_mode == "host"; }
@@ -82,8 +83,8 @@ struct HpbDeviceParams {
     if (pinned_regions > 65535) return "pinned_regions: must be within 0..65535 (16-bit count)";
     if (response_entries > 4) return "response_entries: must be within 0..4 (entries per RESPONSE UPIU)";
     if (response_entries && response_delta_entries == 0) return "response_delta_entries: must be at least 1";
-    // 8 bytes of device SRAM each: 16M entries are 128 MiB, beyond any controller.
-    if (response_delta_entries > (1u << 24)) return "response_delta_entries: must be at most 16777216";
+    // 20-28 bytes of device SRAM each (hpb/hpb_change_table.h): 1M entries are 28 MiB, beyond any controller.
+    if (response_delta_entries > (1u << 20)) return "response_delta_entries: must be at most 1048576";
     return "";
   }
 };

@@ -59,6 +59,25 @@ TEST_CASE("stats.json firmware_ram: HPB's region tables count", "[stats][firmwar
                                      {"hpb.enabled=true", "crypto.model=cpp"}, 64ull << 20);
   INFO(hpb.dump(2));
   CHECK(hpb.at("tables").at("hpb regions").get<double>() > 0);
+  CHECK_FALSE(hpb.at("tables").contains("hpb updated entries"));  // JEDEC HPB: no entries tracked
+  CHECK(table_sum(hpb) == Approx(hpb.at("tables_kib").get<double>()));
+}
+
+// HotStorage'17's updated entries (hpb.response_entries): the table of tracked changes is
+// sized at start from hpb.response_delta_entries (hpb/hpb_change_table.h) and counts.
+TEST_CASE("stats.json firmware_ram: HPB's updated-entry table counts, as sized from response_delta_entries",
+          "[stats][firmware_ram]") {
+  const nlohmann::json hpb =
+      run_ram("rw=randrw,bs=4k,iodepth=8,count=400,seed=3",
+              {"hpb.enabled=true", "crypto.model=cpp", "hpb.response_entries=1", "hpb.response_delta_entries=1000"},
+              64ull << 20);
+  INFO(hpb.dump(2));
+  // 1,000 entries of 12 B, an index of 2,048 slots of 4 B, 4 B for each of test-small's
+  // sub-regions (16 MiB each: fewer than 64).
+  const double kib = hpb.at("tables").at("hpb updated entries").get<double>();
+  CHECK(kib >= (1000 * 12 + 2048 * 4) / 1024.0);
+  CHECK(kib < (1000 * 12 + 2048 * 4 + 64 * 4) / 1024.0);
+  CHECK(hpb.at("tables").contains("hpb regions"));
   CHECK(table_sum(hpb) == Approx(hpb.at("tables_kib").get<double>()));
 }
 
