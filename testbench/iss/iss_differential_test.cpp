@@ -6,8 +6,11 @@
 // and every event delivered, with its time, must be identical, call by call.
 #include <catch2/catch.hpp>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <array>
+#include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <random>
@@ -786,6 +789,17 @@ TEST_CASE("ISS: guest stores skip Unicorn 2.0.1's page collection and store help
   CHECK(fw.inline_store_pages() > 0);  // boot wrote its tables to the heap
 }
 
+namespace {
+// The firmware on the core powered up, then one 4-block write.
+void power_up_and_write(FakePlatform& hw, IssFirmware& fw) {
+  hw.attach(&fw);
+  hw.post(0, [&] { fw.on_power_up(); });
+  hw.run();
+  hw.command(make_rw(1, true, 8, 4), std::vector<SectorStamp>(4, SectorStamp{8, 1}));
+  hw.run();
+}
+}  // namespace
+
 TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one clear error", "[iss]") {
   FlashGeometry g = small_geometry();
   FirmwareParams p = small_params();
@@ -795,11 +809,7 @@ TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one 
   o.heap_mib = 64;
   o.cpi = 1.5;
   IssFirmware fw(hw, p, g, o);
-  hw.attach(&fw);
-  hw.post(0, [&] { fw.on_power_up(); });
-  hw.run();
-  hw.command(make_rw(1, true, 8, 4), std::vector<SectorStamp>(4, SectorStamp{8, 1}));
-  hw.run();
+  power_up_and_write(hw, fw);
   REQUIRE(hw.responses_.size() == 1);
   const auto& c = fw.counters()[size_t(mailbox::Event::Command)];
   CHECK(c.entries == 1);
@@ -816,6 +826,47 @@ TEST_CASE("ISS: measured cost counts executed instructions and a bad ELF is one 
   FlashGeometry huge = g;
   huge.blocks_per_plane = 4096;
   CHECK_THROWS_WITH(IssFirmware(hw, big, huge, o), Catch::Contains("firmware RAM exhausted"));
+}
+
+// The loader reads what it runs (load segments, the symbol table), not the whole file:
+// firmware.elf carries ~9 MB of debug info for gdb, which read whole took 10 MiB of every
+// ISS run's peak memory. Here the ELF is followed by 256 MiB of padding (a sparse file):
+// read whole, the process's peak memory would grow by at least that much.
+namespace {
+uint64_t peak_rss_kib() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  uint64_t kib = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %" SCNu64, &kib) == 1) break;
+  std::fclose(f);
+  return kib;
+}
+}  // namespace
+
+TEST_CASE("ISS: the ELF loader reads the load segments and symbols only, not the debug info", "[iss]") {
+  const std::string padded = (std::filesystem::temp_directory_path() /
+                              ("ufs-padded-firmware-" + std::to_string(getpid()) + ".elf")).string();
+  std::filesystem::copy_file(UFS_FIRMWARE_ELF, padded, std::filesystem::copy_options::overwrite_existing);
+  const uint64_t elf_bytes = std::filesystem::file_size(padded);
+  std::filesystem::resize_file(padded, elf_bytes + (256ull << 20));
+  FlashGeometry g = small_geometry();
+  FirmwareParams p = small_params();
+  FakePlatform hw(g, p.data_buffer_kib / 4);
+  IssOptions o;
+  o.elf = padded;
+  o.heap_mib = 64;
+  const uint64_t before = peak_rss_kib();
+  REQUIRE(before > 0);
+  {
+    IssFirmware fw(hw, p, g, o);
+    power_up_and_write(hw, fw);
+    CHECK(hw.responses_.size() == 1);
+  }
+  std::filesystem::remove(padded);
+  INFO("peak RSS " << before << " -> " << peak_rss_kib() << " KiB");
+  CHECK(peak_rss_kib() - before < 128 * 1024);  // the core's memories are ~60 MiB at most; the padding 256
 }
 
 // ---- benchmark (hidden: `test_iss "[.bench]"`; never part of ctest): simulated I/Os per

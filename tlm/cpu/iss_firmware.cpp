@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <unicorn/unicorn.h>
 #include "target/mailbox.h"
@@ -324,44 +323,46 @@ void IssFirmware::fail(const std::string& what) const {
 IssFirmware::IssFirmware(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry,
                          const IssOptions& options)
     : hal_(hal), options_(options), geometry_(geometry), mem_(std::make_unique<Memory>()) {
-  // ---- the ELF: its load segments at their load addresses, the runtime's symbols
+  // ---- the ELF: its load segments at their load addresses, the runtime's symbols. Only
+  // those parts are read: firmware.elf carries ~9 MB of debug info (built with -g for
+  // gdb), which read whole took 10 MiB of peak memory for nothing.
   std::ifstream in(options.elf, std::ios::binary);
   if (!in) fail("cannot read the firmware ELF '" + options.elf + "' (cpu.elf; build it with the cross compiler)");
-  const std::vector<uint8_t> elf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const uint64_t file_bytes = uint64_t(std::max<std::streamoff>(0, in.tellg()));
+  auto read_at = [&](uint64_t off, uint64_t n, void* to) {
+    if (off + n > file_bytes) fail(options.elf + ": truncated");
+    in.seekg(std::streamoff(off));
+    if (!in.read(static_cast<char*>(to), std::streamsize(n))) fail("cannot read the firmware ELF '" + options.elf + "'");
+  };
   Elf32_Ehdr eh;
-  if (elf.size() < sizeof eh) fail(options.elf + ": not an ELF file");
-  std::memcpy(&eh, elf.data(), sizeof eh);
+  if (file_bytes < sizeof eh) fail(options.elf + ": not an ELF file");
+  read_at(0, sizeof eh, &eh);
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_machine != EM_ARM)
     fail(options.elf + ": not a 32-bit Arm ELF");
-  auto in_file = [&](uint64_t off, uint64_t n) {
-    if (off + n > elf.size()) fail(options.elf + ": truncated");
-  };
-  in_file(eh.e_phoff, uint64_t(eh.e_phnum) * sizeof(Elf32_Phdr));
-  for (unsigned i = 0; i < eh.e_phnum; ++i) {
-    Elf32_Phdr ph;
-    std::memcpy(&ph, elf.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
+  std::vector<Elf32_Phdr> phs(eh.e_phnum);
+  read_at(eh.e_phoff, uint64_t(eh.e_phnum) * sizeof(Elf32_Phdr), phs.data());
+  for (const Elf32_Phdr& ph : phs) {
     if (ph.p_type != PT_LOAD || ph.p_filesz == 0) continue;
-    in_file(ph.p_offset, ph.p_filesz);
     // The image lives in the ATCM (code, and .data's initial values that start-up copies).
     if (ph.p_paddr < kCodeBase || ph.p_paddr + uint64_t(ph.p_filesz) > kCodeBase + uint64_t(kCodeBytes))
       fail(options.elf + ": a load segment outside the code memory (ATCM)");
-    std::memcpy(mem_->code.data() + (ph.p_paddr - kCodeBase), elf.data() + ph.p_offset, ph.p_filesz);
+    read_at(ph.p_offset, ph.p_filesz, mem_->code.data() + (ph.p_paddr - kCodeBase));
   }
-  in_file(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf32_Shdr));
+  std::vector<Elf32_Shdr> shs(eh.e_shnum);
+  read_at(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf32_Shdr), shs.data());
   std::vector<std::pair<std::string, uint32_t>> functions;  // the C library's byte loops
-  for (unsigned i = 0; i < eh.e_shnum; ++i) {
-    Elf32_Shdr sh;
-    std::memcpy(&sh, elf.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
+  for (const Elf32_Shdr& sh : shs) {
     if (sh.sh_type != SHT_SYMTAB) continue;
-    Elf32_Shdr strtab;
-    std::memcpy(&strtab, elf.data() + eh.e_shoff + sh.sh_link * sizeof strtab, sizeof strtab);
-    in_file(sh.sh_offset, sh.sh_size);
-    in_file(strtab.sh_offset, strtab.sh_size);
-    for (uint32_t s = 0; s + sizeof(Elf32_Sym) <= sh.sh_size; s += sizeof(Elf32_Sym)) {
-      Elf32_Sym sym;
-      std::memcpy(&sym, elf.data() + sh.sh_offset + s, sizeof sym);
+    if (sh.sh_link >= shs.size()) fail(options.elf + ": truncated");
+    const Elf32_Shdr& strtab = shs[sh.sh_link];
+    std::vector<Elf32_Sym> syms(sh.sh_size / sizeof(Elf32_Sym));
+    read_at(sh.sh_offset, syms.size() * sizeof(Elf32_Sym), syms.data());
+    std::vector<char> names(strtab.sh_size + 1, '\0');  // (a name running past the end stops there)
+    read_at(strtab.sh_offset, strtab.sh_size, names.data());
+    for (const Elf32_Sym& sym : syms) {
       if (sym.st_name >= strtab.sh_size) continue;
-      const char* name = reinterpret_cast<const char*>(elf.data() + strtab.sh_offset + sym.st_name);
+      const char* name = names.data() + sym.st_name;
       const uint32_t thumbless = sym.st_value & ~1u;
       if (ELF32_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size) functions_.push_back({thumbless, sym.st_size, name});
       if (!std::strcmp(name, "_ZN3ufs9TargetHal13charge_cyclesEy")) charge_at_ = thumbless;
