@@ -169,7 +169,7 @@ TEST_CASE("NandBlock: a sequentially filled block costs about a byte per sector"
   check_block(b, shape, ref);
   const double per_sector = double(b.storage_bytes()) / (shape.pages * 4);
   INFO("bytes per sector: " << per_sector);
-  CHECK(per_sector < 1.2);
+  CHECK(per_sector < 1.3);  // 1.26 with a keyframe every 4 pages (0.97 every 8)
   // Host writes in LBA order (versions and data sequences step by one) cost no more.
   b.erase();
   ref.clear();

@@ -134,74 +134,70 @@ uint8_t* encode(uint8_t* p, NandBlock::Cursor& c, uint32_t spp, const SectorStam
   return p;
 }
 
-// Decodes one page: stamps into lba[0, spp) and ver[0, spp) (plain arrays: nothing to
-// initialise), the OOB into *oob when given; moves the cursor past the page and returns
-// the page's first byte in `head`.
-const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, uint64_t* lba, uint64_t* ver,
-                      PageOob* oob, uint8_t& head) {
+// Decodes one page at p (the cursor just before it): sectors [first, first + count) into
+// out, and when oob is given the whole OOB (sectors past the page as PageOob's defaults).
+// Writes each output once, straight from the code; the cursor is left wherever (a read
+// decodes one page). Returns false for a page whose program failed.
+bool decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, uint32_t first, uint32_t count,
+            SectorStamp* out, PageOob* oob) {
   const uint8_t h = *p++;
-  head = h;
-  if (h & kCont) {
-    for (uint32_t s = 0; s < spp; ++s) {
-      lba[s] = c.lba + s;
-      ver[s] = c.ver + s * c.vstep;
+  const bool ok = (h & kFailedBit) == 0;
+  if (oob) {
+    oob->kind = PageKind(h & kKindMask);
+    for (uint32_t s = spp; s < kMaxSectorsPerPage; ++s) {
+      oob->lba[s] = kNoOobLba;
+      oob->data_seq[s] = 0;
     }
+  }
+  if (h & kCont) {
+    for (uint32_t s = 0; s < count; ++s) out[s] = SectorStamp{c.lba + first + s, c.ver + (first + s) * c.vstep};
     if (oob) {
-      oob->kind = PageKind(h & kKindMask);
       oob->sequence = c.seq;
+      const bool run = c.dmode == kDRun;
       for (uint32_t s = 0; s < spp; ++s) {
-        oob->lba[s] = uint32_t(lba[s]);
-        oob->data_seq[s] = c.dmode == kDRun ? c.dseq + s : 0;
+        oob->lba[s] = uint32_t(c.lba + s);
+        oob->data_seq[s] = run ? c.dseq + s : 0;
       }
     }
-    c.lba += spp;
-    c.ver += uint64_t(spp) * c.vstep;
-    if (c.dmode == kDRun) c.dseq += spp;
-    return p;
+    return ok;
   }
   const uint8_t h2 = *p++;
   if (!(h2 & kSameSeq)) c.seq += unzz(get(p));
   const uint8_t form = (h >> 4) & 3;
+  const bool own_oob = (h & kOwnOob) != 0;
   if (form == kRun) {
-    const uint8_t vstep = (h >> 6) & 1;
+    const uint64_t vstep = (h >> 6) & 1;
     const uint64_t l = c.lba + unzz(get(p));
     const uint64_t v = c.ver + unzz(get(p));
-    for (uint32_t s = 0; s < spp; ++s) {
-      lba[s] = l + s;
-      ver[s] = v + s * vstep;
-    }
-    c.lba = l + spp;
-    c.ver = v + uint64_t(spp) * vstep;
-    c.vstep = vstep;
+    for (uint32_t s = 0; s < count; ++s) out[s] = SectorStamp{l + first + s, v + (first + s) * vstep};
+    if (oob && !own_oob)
+      for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(l + s);
   } else if (form == kExplicit) {
     for (uint32_t s = 0; s < spp; ++s) {
-      lba[s] = c.lba + unzz(get(p));
-      ver[s] = c.ver + unzz(get(p));
-      c.lba = lba[s] + 1;
-      c.ver = ver[s] + 1;
+      const uint64_t l = c.lba + unzz(get(p));
+      const uint64_t v = c.ver + unzz(get(p));
+      c.lba = l + 1;
+      c.ver = v + 1;
+      if (s - first < count) out[s - first] = SectorStamp{l, v};
+      if (oob) oob->lba[s] = uint32_t(l);
     }
-    c.vstep = 1;
   } else {
-    for (uint32_t s = 0; s < spp; ++s) {
-      lba[s] = kNoLba;
-      ver[s] = 0;
-    }
+    for (uint32_t s = 0; s < count; ++s) out[s] = SectorStamp{};
+    if (oob && !own_oob)
+      for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = kNoOobLba;
   }
-  if (!oob) return p;  // the rest is OOB only; the cursor past it is not needed any more
-  oob->kind = PageKind(h & kKindMask);
+  if (!oob) return ok;  // the rest is OOB only
   oob->sequence = c.seq;
   const uint8_t oform = (h2 >> 3) & 3;
-  if ((h & kOwnOob) && oform != kOobExplicit) {
+  if (own_oob && oform != kOobExplicit) {
     const uint64_t v = c.oob + unzz(get(p));
     for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(oform == kOobRun ? v + s : v);
-  } else if (h & kOwnOob) {
+  } else if (own_oob) {
     for (uint32_t s = 0; s < spp; ++s) {
       const uint64_t v = c.oob + unzz(get(p));
       oob->lba[s] = uint32_t(v);
       c.oob = v + 1;
     }
-  } else {
-    for (uint32_t s = 0; s < spp; ++s) oob->lba[s] = uint32_t(lba[s]);
   }
   const uint8_t dform = h2 & 3;
   if (dform == kDRun) {
@@ -217,8 +213,10 @@ const uint8_t* decode(const uint8_t* p, NandBlock::Cursor& c, uint32_t spp, uint
       }
       oob->data_seq[s] = d;
     }
+  } else {
+    for (uint32_t s = 0; s < spp; ++s) oob->data_seq[s] = 0;
   }
-  return p;
+  return ok;
 }
 
 // Moves the cursor past one page as decode() does, without producing the page: what a
@@ -319,13 +317,8 @@ bool NandBlock::read(const NandBlockShape& shape, uint32_t page, uint32_t first,
   const uint8_t* p = st.bytes.data + st.keys[page / kKeyPages];
   Cursor c;
   c.seq = st.seq_base;
-  uint64_t lba[kMaxSectorsPerPage], ver[kMaxSectorsPerPage];
-  uint8_t head = 0;
   for (uint32_t q = page - page % kKeyPages; q < page; ++q) p = skip(p, c, spp);
-  if (oob) *oob = PageOob{};
-  decode(p, c, spp, lba, ver, oob, head);
-  for (uint32_t s = 0; s < count; ++s) out[s] = SectorStamp{lba[first + s], ver[first + s]};
-  return (head & kFailedBit) == 0;
+  return decode(p, c, spp, first, count, out, oob);
 }
 
 size_t NandBlock::storage_bytes() const {
