@@ -6,17 +6,15 @@ namespace ufs {
 using sc_core::sc_time;
 
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectParams& params)
-    : sc_core::sc_module(name), targ("targ"), init("init"), params_(params),
-      cycle_(1e3 / params.clock_mhz, sc_core::SC_NS) {
-  targ.register_b_transport(this, &Interconnect::b_transport);
-}
+    : sc_core::sc_module(name), targ("targ", this), init("init"), params_(params),
+      cycle_(1e3 / params.clock_mhz, sc_core::SC_NS) {}
 
 void Interconnect::map(uint64_t base, uint64_t size, unsigned port, bool relative) {
   routes_.push_back(Route{base, size, port, relative});
   if (ports_.size() <= port) ports_.resize(port + 1);
 }
 
-void Interconnect::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+void Interconnect::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t a = gp.get_address();
   const Route* route = nullptr;
   for (const Route& r : routes_)

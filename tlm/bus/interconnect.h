@@ -6,16 +6,19 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 #include "bus/interconnect_params.h"
 #include "common/busy_calendar.h"
+#include "common/direct_target_socket.h"
 
 namespace ufs {
 
 class Interconnect : public sc_core::sc_module {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::multi_passthrough_target_socket<Interconnect> targ;   // initiators bind here
+  // Initiators bind here, any number (their backward paths kept per binding).
+  DirectTargetSocket<Interconnect, &Interconnect::b_transport, 0, sc_core::SC_ZERO_OR_MORE_BOUND> targ;
   tlm_utils::multi_passthrough_initiator_socket<Interconnect> init; // bound to targets
 
   Interconnect(sc_core::sc_module_name name, const InterconnectParams& params);
@@ -29,7 +32,6 @@ class Interconnect : public sc_core::sc_module {
   uint64_t transactions() const { return transactions_; }
 
  private:
-  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   struct Route { uint64_t base, size; unsigned port; bool relative; };
   InterconnectParams params_;
   sc_core::sc_time cycle_;

@@ -34,13 +34,12 @@ sc_time ps_to_time(uint64_t ps) {
 HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& params)
     : sc_core::sc_module(name),
       to_link("to_link"),
-      from_link("from_link"),
+      from_link("from_link", this),
       params_(params),
       kick_("kick", [this] { issue_method(); }),
       events_("events", Deliver{this}) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad host parameter " + err).c_str());
-  from_link.register_b_transport(this, &HostDriver::b_transport);
 
   slots_.reset(new TagSlot[params_.queue_depth]);
   for (uint32_t t = params_.queue_depth; t-- > 0;) {

@@ -15,13 +15,13 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+#include "common/direct_target_socket.h"
 #include "common/timed_queue.h"
 #include "common/upiu.h"
 #include "host/block_request.h"
@@ -71,9 +71,11 @@ struct HostCounters {
 };
 
 class HostDriver : public sc_core::sc_module {
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::simple_initiator_socket<HostDriver> to_link;  // COMMAND, DATA OUT UPIUs
-  tlm_utils::simple_target_socket<HostDriver> from_link;   // RTT, DATA IN, RESPONSE UPIUs
+  tlm_utils::simple_initiator_socket<HostDriver> to_link;              // COMMAND, DATA OUT UPIUs
+  DirectTargetSocket<HostDriver, &HostDriver::b_transport> from_link;  // RTT, DATA IN, RESPONSE UPIUs
 
   HostDriver(sc_core::sc_module_name name, const HostParams& params = HostParams());
   SC_HAS_PROCESS(HostDriver);
@@ -160,7 +162,6 @@ class HostDriver : public sc_core::sc_module {
   void issue_raw();
   void send_command(uint8_t tag, uint64_t extra_ns = 0);
   void pump_hpb();
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void handle_event(HostEvent& ev);
   void send_data_out(const HostEvent& ev);
   void complete(uint8_t tag);

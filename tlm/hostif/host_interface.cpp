@@ -11,7 +11,7 @@ using sc_core::sc_time;
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const HostInterfaceParams& params)
     : sc_core::sc_module(name),
-      from_link("from_link"),
+      from_link("from_link", this),
       to_link("to_link"),
       dma("dma"),
       params_(params),
@@ -19,7 +19,6 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostInterfacePa
       engine_wake_("engine_wake", [this] { run_data_in_engine(); }) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad host interface parameter " + err).c_str());
-  from_link.register_b_transport(this, &HostInterface::b_transport);
   decode_ = sc_time(static_cast<double>(params_.command_decode_ns), sc_core::SC_NS);
   build_ = sc_time(static_cast<double>(params_.upiu_build_ns), sc_core::SC_NS);
 }

@@ -27,11 +27,11 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
+#include "common/direct_target_socket.h"
 #include "common/upiu.h"
 #include "common/event_wheel.h"
 #include "common/sim_time.h"
@@ -57,8 +57,10 @@ struct HostInterfaceCounters {
 };
 
 class HostInterface : public sc_core::sc_module {
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::simple_target_socket<HostInterface> from_link;   // host -> device UPIUs
+  DirectTargetSocket<HostInterface, &HostInterface::b_transport> from_link;  // host -> device UPIUs
   tlm_utils::simple_initiator_socket<HostInterface> to_link;   // device -> host UPIUs
   tlm_utils::simple_initiator_socket<HostInterface> dma;       // on-chip bus -> data buffer
 
@@ -137,7 +139,6 @@ class HostInterface : public sc_core::sc_module {
     tlm::tlm_generic_payload dma_payload;
   };
 
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void on_command(const Upiu& upiu, const sc_core::sc_time& at);
   void on_data_out(const Upiu& upiu, const sc_core::sc_time& at);
   void admit(const HostCommand& cmd, const sc_core::sc_time& at);

@@ -20,15 +20,13 @@ sc_time whole_ps_to_time(uint64_t ps) {
 
 UniproLink::UniproLink(sc_core::sc_module_name name, const LinkParams& params)
     : sc_core::sc_module(name),
-      host_in("host_in"),
+      host_in("host_in", this),
       device_out("device_out"),
-      device_in("device_in"),
+      device_in("device_in", this),
       host_out("host_out"),
       params_(params) {
   const std::string err = params_.validate();
   if (!err.empty()) SC_REPORT_FATAL(this->name(), ("bad link parameter " + err).c_str());
-  host_in.register_b_transport(this, &UniproLink::host_transport);
-  device_in.register_b_transport(this, &UniproLink::device_transport);
   dirs_[kHostToDevice].gear = params_.h2d_gear;
   dirs_[kHostToDevice].lanes = params_.h2d_lanes;
   dirs_[kDeviceToHost].gear = params_.d2h_gear;

@@ -17,10 +17,10 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <vector>
 #include "common/busy_calendar.h"
+#include "common/direct_target_socket.h"
 #include "common/upiu.h"
 #include "link/link_params.h"
 
@@ -29,6 +29,9 @@ namespace ufs {
 class TraceRecorder;
 
 class UniproLink : public sc_core::sc_module {
+  void host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void device_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
  public:
   enum Direction : int { kHostToDevice = 0, kDeviceToHost = 1 };
 
@@ -39,9 +42,9 @@ class UniproLink : public sc_core::sc_module {
     sc_core::sc_time busy;     // total serialisation time
   };
 
-  tlm_utils::simple_target_socket<UniproLink> host_in;       // host -> device, from the host
-  tlm_utils::simple_initiator_socket<UniproLink> device_out;  // host -> device, to the device
-  tlm_utils::simple_target_socket<UniproLink> device_in;     // device -> host, from the device
+  DirectTargetSocket<UniproLink, &UniproLink::host_transport> host_in;      // host -> device, from the host
+  tlm_utils::simple_initiator_socket<UniproLink> device_out;                // host -> device, to the device
+  DirectTargetSocket<UniproLink, &UniproLink::device_transport> device_in;  // device -> host, from the device
   tlm_utils::simple_initiator_socket<UniproLink> host_out;    // device -> host, to the host
 
   UniproLink(sc_core::sc_module_name name, const LinkParams& params = LinkParams());
@@ -98,8 +101,6 @@ class UniproLink : public sc_core::sc_module {
     DirectionStats stats;
   };
 
-  void host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  void device_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void transport(Direction dir, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Place a serialisation of `duration` at the first idle slot at or after `ready`; returns its start.
   uint64_t message_framed_bytes(uint64_t message_bytes) const;

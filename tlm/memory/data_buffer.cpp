@@ -5,9 +5,8 @@ namespace ufs {
 
 DataBuffer::DataBuffer(sc_core::sc_module_name name, uint64_t sector_bytes, uint64_t byte_region_bytes,
                        const SramParams& params)
-    : sc_core::sc_module(name), socket("socket"), stamps_(sector_bytes / kSectorBytes), bytes_(byte_region_bytes),
+    : sc_core::sc_module(name), socket("socket", this), stamps_(sector_bytes / kSectorBytes), bytes_(byte_region_bytes),
       latency_(1e3 / params.clock_mhz * params.latency_cycles, sc_core::SC_NS) {
-  socket.register_b_transport(this, &DataBuffer::b_transport);
 }
 
 void DataBuffer::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -6,16 +6,18 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
+#include "common/direct_target_socket.h"
 #include "hal/flash_types.h"
 #include "memory/sram_params.h"
 
 namespace ufs {
 
 class DataBuffer : public sc_core::sc_module {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::simple_target_socket<DataBuffer> socket;
+  DirectTargetSocket<DataBuffer, &DataBuffer::b_transport> socket;
   DataBuffer(sc_core::sc_module_name name, uint64_t sector_bytes, uint64_t byte_region_bytes, const SramParams& params);
 
   uint64_t sector_bytes() const { return stamps_.size() * kSectorBytes; }
@@ -27,7 +29,6 @@ class DataBuffer : public sc_core::sc_module {
   const SectorStamp& stamp_at(uint64_t address) const { return stamps_[address / kSectorBytes]; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   std::vector<SectorStamp> stamps_;
   std::vector<uint8_t> bytes_;
   sc_core::sc_time latency_;

@@ -4,21 +4,22 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include "common/direct_target_socket.h"
 #include "memory/sram_params.h"
 
 namespace ufs {
 
 class L2pSram : public sc_core::sc_module {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::simple_target_socket<L2pSram> socket;
+  DirectTargetSocket<L2pSram, &L2pSram::b_transport> socket;
   L2pSram(sc_core::sc_module_name name, uint64_t size_bytes, const SramParams& params);
   uint64_t size_bytes() const { return size_; }
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint64_t size_;
   sc_core::sc_time latency_;
   uint64_t reads_ = 0, writes_ = 0;
