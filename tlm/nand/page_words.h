@@ -5,9 +5,12 @@
 // Coded as runs, because a map page mostly is: entries of data written in order go up by one
 // (one run per write unit or longer), unwritten LBAs repeat the unmapped value. Each run is a
 // varint (length - 1, and whether it steps by 1 or repeats) and the zigzag varint of its first
-// word against the previous run's next word: a sequentially written 16 KiB map page takes a
-// few dozen bytes. A page whose runs would take more than its plain words (randomly written:
-// ~5 bytes a word; judged over its first quarter) is kept plain, 4 bytes a word, and costs a copy.
+// word against the previous run's next word (modulo 2^32): a sequentially written 16 KiB map
+// page takes a few dozen bytes. A page with many short runs (random writes over a sequentially
+// written range) keeps instead two bitmaps (per word: repeats, counts up) and the deltas of the
+// other words; a mostly random one is kept plain, 4 bytes a word, and costs a copy. Every map
+// page programmed goes through the coder, so it finds runs without a branch per word and
+// chooses the format before coding (page_words.cpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,10 +36,16 @@ class PageWords {
   uint64_t bytes() const { return bytes_; }  // coded bytes held
 
  private:
+  void mark(const uint32_t* words, uint32_t count);
+  static uint32_t others(const uint32_t* words, uint32_t from, uint32_t to);
+  void store_plain(uint64_t key, const uint32_t* words, uint32_t count);
   void keep(uint64_t key, std::vector<uint8_t>& code);
   std::map<uint64_t, std::vector<uint8_t>> pages_;
   uint64_t bytes_ = 0;
-  std::vector<uint8_t> scratch_;  // store()'s coding buffer
+  // store()'s scratch: per word (bit i of word i/64) whether it repeats / counts up from the one
+  // before; the coding buffer.
+  std::vector<uint64_t> eq_, up_;
+  std::vector<uint8_t> scratch_;
 };
 
 }  // namespace ufs
