@@ -81,7 +81,10 @@ FirmwareRam DeviceFirmware::ram() const {
   const MapStore& map = ftl_.map_store();
   r.tables.push_back({"block table", blocks.table_bytes()});
   r.tables.push_back({"validity bitmaps", blocks.bitmap_bytes()});
-  if (map.enabled()) r.tables.push_back({"map directory", map.directory_bytes() + write_.map_writer().ram_bytes()});
+  if (map.enabled()) {
+    r.tables.push_back({"map directory", map.directory_bytes() + write_.map_writer().ram_bytes()});
+    r.tables.push_back({"map write-back buffers", write_.map_writer().buffer_bytes()});
+  }
   r.tables.push_back({"write cache", write_.cache().units().ram_bytes()});
   if (hpb_) r.tables.push_back({"hpb regions", hpb_->device().regions().ram_bytes()});
   if (hpb_ && hpb_->device().params().response_entries)

@@ -4,6 +4,8 @@
 // tables take; the platform checks the sum against the preset's SRAM
 // (memory.firmware_sram_kib) and reports it in stats.json.
 //
+// The map writer's write-back buffers are tables too: a page evicted dirty leaves its frame,
+// and its entries wait in a unit's buffer until programmed (map/map_writer.h).
 // Kept apart: the map cache's frames (the L2P SRAM, memory.l2p_sram_kib: its pages fit by
 // construction), the full-map shadow the host-compiled firmware still keeps in its heap
 // (ftl/l2p_map: the entries of map pages on NAND; not the controller's RAM) and the

@@ -14,6 +14,10 @@ MapWriter::MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry
   queued_.assign(store.pages(), 0);
   units_.resize(6);
   relocations_.resize(geometry.dies());
+  // Each unit's pages' entries as programmed (FlashOp::words), from program to completion: the
+  // frames a page evicted dirty leaves (the cache's own go to the next page it holds).
+  unit_words_.resize(units_.size());
+  for (auto& w : unit_words_) w.assign(size_t(params.program_pages) * (page_bytes_ / 4), L2pMap::kUnmapped);
 }
 
 // A page waits once: its write-back programs whatever the page holds by then.
@@ -112,23 +116,19 @@ void MapWriter::program(uint32_t unit) {
     for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * page_bytes_, false);
-  uint32_t* words = nullptr;
+  // The entries go with the pages (padding pages: unmapped).
   const uint32_t per_page = page_bytes_ / 4;
-  if (store_.verifying()) {  // firmware.map_verify: the entries go with the pages (padding: unmapped)
-    if (unit_words_.size() < units_.size()) unit_words_.resize(units_.size());
-    std::vector<uint32_t>& w = unit_words_[unit];
-    w.resize(size_t(params_.program_pages) * per_page);
-    for (uint32_t p = 0; p < params_.program_pages; ++p) {
-      uint32_t* const page_words = w.data() + size_t(p) * per_page;
-      if (p >= mu.pages.size()) {
-        std::fill_n(page_words, per_page, L2pMap::kUnmapped);
-        continue;
-      }
-      store_.source()->nand_entries(mu.pages[p], page_words, per_page);
-      store_.snapshot(mu.pages[p], mu.seq, page_words);
+  std::vector<uint32_t>& w = unit_words_[unit];
+  for (uint32_t p = 0; p < params_.program_pages; ++p) {
+    uint32_t* const page_words = w.data() + size_t(p) * per_page;
+    if (p >= mu.pages.size()) {
+      std::fill_n(page_words, per_page, L2pMap::kUnmapped);
+      continue;
     }
-    words = w.data();
+    store_.source()->nand_entries(mu.pages[p], page_words, per_page);
+    store_.snapshot(mu.pages[p], mu.seq, page_words);  // firmware.map_verify: what this copy holds
   }
+  uint32_t* const words = w.data();
   flash_.program(client_, unit, blocks_.layout().address_of(mu.block, mu.page), params_.program_pages, kL2pSramBase,
                  words, per_page);
   stats_.page_writes += mu.pages.size();
@@ -206,6 +206,12 @@ void MapWriter::retry_programs() {
 uint64_t MapWriter::ram_bytes() const {
   return vector_bytes(queued_) + vector_bytes(relocations_) + vector_bytes(units_) +
          uint64_t(units_.size()) * params_.program_pages * sizeof(uint32_t);
+}
+
+uint64_t MapWriter::buffer_bytes() const {
+  uint64_t b = vector_bytes(unit_words_);
+  for (const auto& w : unit_words_) b += vector_bytes(w);
+  return b;
 }
 
 void MapWriter::visit_stats(StatsVisitor& v) const {

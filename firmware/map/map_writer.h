@@ -45,6 +45,8 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   bool programs_waiting() const { return !program_waiters_.empty(); }
 
   uint64_t ram_bytes() const;  // per map page: queued for write-back (core/firmware_ram.h)
+  // The units' pages' entries from program to completion (program_pages map pages a unit).
+  uint64_t buffer_bytes() const;
 
   const MapWriterStats& stats() const { return stats_; }
   void visit_stats(StatsVisitor& v) const;
@@ -82,7 +84,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   std::vector<uint8_t> queued_;                   // per map page: in queue_
   std::vector<std::deque<uint32_t>> relocations_; // per die: map pages its GC must rewrite
   std::vector<Unit> units_;
-  std::vector<std::vector<uint32_t>> unit_words_;  // firmware.map_verify: per unit the pages' entries as programmed
+  std::vector<std::vector<uint32_t>> unit_words_;  // per unit: its pages' entries as programmed
   std::deque<uint32_t> program_waiters_;          // units waiting for a die with space
   MapWriterStats stats_;
 };
