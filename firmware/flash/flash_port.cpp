@@ -1,4 +1,5 @@
 #include "flash/flash_port.h"
+#include <algorithm>
 
 namespace ufs {
 
@@ -51,6 +52,7 @@ void FlashPort::program(uint32_t client, uint64_t index, const FlashAddress& a, 
   op.words_per_page = words_per_page;
   op.page_count = pages;
   op.buffer_address = buffer;
+  programs_.emplace_back(op.cookie, op.oob.empty() ? 0 : op.oob[0].sequence);
   submit();
 }
 
@@ -64,8 +66,29 @@ void FlashPort::copy_back(uint32_t client, uint64_t index, const FlashAddress& f
   FlashOp& op = start(FlashOpcode::CopyBack, client, index, from);
   op.dest = to;
   op.read_oob = true;
-  op.oob.clear();
+  // The copy is a new program: it takes the next sequence (written into its spare area, the
+  // data keeping its age), so recovery finds it newer than the map pages taken before it.
+  op.oob.assign(1, PageOob{});
+  op.oob[0].sequence = next_sequence();
+  programs_.emplace_back(op.cookie, op.oob[0].sequence);
   submit();
+}
+
+// Of a client index's programs in flight (a big logical page is several) the newest goes:
+// the oldest sequence in flight is never later than the true one.
+void FlashPort::program_done(uint64_t cookie) {
+  size_t at = programs_.size();
+  for (size_t i = 0; i < programs_.size(); ++i)
+    if (programs_[i].first == cookie && (at == programs_.size() || programs_[i].second > programs_[at].second)) at = i;
+  if (at == programs_.size()) return;
+  programs_[at] = programs_.back();
+  programs_.pop_back();
+}
+
+uint64_t FlashPort::oldest_program_in_flight() const {
+  uint64_t oldest = ~0ull;
+  for (const auto& p : programs_) oldest = std::min(oldest, p.second);
+  return oldest;
 }
 
 }  // namespace ufs

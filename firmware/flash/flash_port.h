@@ -7,6 +7,7 @@
 // global sequence every program's OOB carries, which power-loss recovery orders by).
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 #include "ftl/block_manager.h"
 #include "hal/hal.h"
@@ -63,9 +64,14 @@ class FlashPort {
   // The completion goes to its client.
   void complete(const FlashCompletion& c) {
     if (in_flight_) --in_flight_;
+    if (c.opcode == FlashOpcode::Program || c.opcode == FlashOpcode::CopyBack) program_done(c.cookie);
     clients_[c.cookie >> kClientShift]->on_flash_done(c.cookie & kIndexMask, c);
   }
   uint32_t in_flight() const { return in_flight_; }
+  // The sequence of the oldest program (or copy-back) not yet complete (~0: none). A map
+  // page's entries taken now hold every program older than it (power-loss recovery replays
+  // from there: recovery/power_up_recovery.h).
+  uint64_t oldest_program_in_flight() const;
 
   // Grown bad blocks: failed programs and erases, counted by the part that handles each.
   void count_program_failure() { ++program_failures_; }
@@ -85,6 +91,7 @@ class FlashPort {
   static constexpr uint64_t kIndexMask = (1ull << kClientShift) - 1;
   FlashOp& start(FlashOpcode opcode, uint32_t client, uint64_t index, const FlashAddress& a);
   void submit();
+  void program_done(uint64_t cookie);
   Hal& hal_;
   const BlockManager& blocks_;
   uint32_t cycles_submit_;
@@ -94,6 +101,7 @@ class FlashPort {
   int16_t cause_tag_ = -1;
   uint32_t in_flight_ = 0;
   uint64_t sequence_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> programs_;  // in flight: (cookie, sequence)
   uint64_t program_failures_ = 0, erase_failures_ = 0;
 };
 

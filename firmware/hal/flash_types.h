@@ -37,8 +37,17 @@ struct PageOob {
   // page's own sequence). GC copies keep it, so after a power loss recovery can tell
   // the newest copy of an LBA whatever order programs completed in.
   uint64_t data_seq[kMaxSectorsPerPage] = {};
+  // A map page (issue 20): data_seq[0] is the oldest data program still in flight when its
+  // entries were taken (every older program is in them; 0 = the page's own sequence).
   uint64_t data_sequence(uint32_t sector) const { return data_seq[sector] ? data_seq[sector] : sequence; }
 };
+// A copy (copy-back) programmed with a new sequence: each sector keeps its data's age.
+inline void restamp(PageOob* oob, uint32_t count, uint64_t sequence) {
+  for (uint32_t p = 0; p < count; ++p) {
+    for (uint32_t s = 0; s < kMaxSectorsPerPage; ++s) oob[p].data_seq[s] = oob[p].data_sequence(s);
+    oob[p].sequence = sequence;
+  }
+}
 constexpr uint32_t kNoOobLba = ~0u;
 
 // Organisation of the flash array as the firmware sees it.
@@ -111,7 +120,8 @@ struct FlashOp {
   bool read_oob = false;        // CopyBack: also read the source page's spare area out (random data
                                 // output between the copy-back read and program) into the completion
   uint64_t cookie = 0;          // firmware's own identifier, returned in the completion
-  std::vector<PageOob> oob;     // Program: one per page
+  std::vector<PageOob> oob;     // Program: one per page; CopyBack: oob[0].sequence, the copies'
+                                // new program sequence (restamp)
   // Map pages (issue 20): words_per_page 32-bit words per page in the controller's SRAM that
   // the pages hold besides their sector stamps (a map page's L2P entries): Program stores
   // them with the pages, Read of a page that holds some writes them here. Null: none.

@@ -1,4 +1,5 @@
 #include "map/map_writer.h"
+#include <algorithm>
 #include "core/firmware_ram.h"
 #include "ftl/l2p_map.h"
 
@@ -108,11 +109,15 @@ void MapWriter::program(uint32_t unit) {
   mu.block = where.block;
   mu.page = where.page;
   mu.seq = flash_.next_sequence();
+  // The entries below hold every program older than the oldest still in flight (recovery
+  // replays the data programmed from there: recovery/power_up_recovery.h).
+  const uint64_t covers = std::min(mu.seq, flash_.oldest_program_in_flight());
   std::vector<PageOob>& oob = flash_.program_oob(params_.program_pages);
   for (uint32_t p = 0; p < params_.program_pages; ++p) {
     PageOob& o = oob[p];
     o.kind = p < mu.pages.size() ? PageKind::MapData : PageKind::Padding;
     o.sequence = mu.seq;
+    o.data_seq[0] = covers;
     for (uint32_t s = 0; s < spp_; ++s) o.lba[s] = p < mu.pages.size() ? mu.pages[p] : kNoOobLba;
   }
   hal_.l2p_sram_access(uint32_t(mu.pages.size()) * page_bytes_, false);

@@ -62,7 +62,8 @@ void PowerLossRecovery::submit_flash(const FlashOp& op) {
       latency = die.erase_time().value();
       break;
     case FlashOpcode::CopyBack:
-      c.status = die.copy_back(op.address, op.dest, std::max(1u, op.page_count), nullptr, op.slc);
+      c.status = die.copy_back(op.address, op.dest, std::max(1u, op.page_count), nullptr,
+                               op.slc, op.oob.empty() ? 0 : op.oob[0].sequence);
       latency = die.read_time(op.address, op.slc).value() + die.program_time(op.dest, op.page_count, op.slc).value();
       break;
   }

@@ -107,6 +107,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
           Page& pg = pages_[key(op.dest, op.dest.page + p)];
           if (pg.programmed) ++violations_;
           pg = from;
+          if (!op.oob.empty() && op.oob[0].sequence) restamp(&pg.oob, 1, op.oob[0].sequence);
           pg.programmed = true;
           pg.torn = false;
           if (pg.stamps.empty()) pg.stamps.assign(spp, SectorStamp{});
@@ -259,6 +260,11 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<uint32_t> page_words(const FlashAddress& a) const {
     const auto it = pages_.find(key(a, a.page));
     return it == pages_.end() ? std::vector<uint32_t>{} : it->second.words;
+  }
+  // A page's spare area as programmed (erased: a default PageOob).
+  PageOob page_oob(const FlashAddress& a) const {
+    const auto it = pages_.find(key(a, a.page));
+    return it == pages_.end() ? PageOob{} : it->second.oob;
   }
 
   // A page whose program a power cut interrupted: it reads back uncorrectable.

@@ -89,4 +89,47 @@ TEST_CASE("Flash port: copy-back reads the spare area out, SLC mode follows the 
   CHECK(port.next_sequence() == 42);
 }
 
+// Power-loss recovery replays the data programmed after a map page's copy was taken
+// (ftl/recovery.h): a copy-back is such a program too, so it takes a new sequence (the data
+// keeping its age), and the map writer learns the oldest program still in flight.
+TEST_CASE("Flash port: a copy-back takes a new program sequence, the oldest program in flight is known",
+          "[firmware][flash-port][recovery]") {
+  const FlashGeometry g = small_geometry();
+  FakePlatform hw(g, 64);
+  PartEvents events;
+  hw.attach(&events);
+  BlockManager blocks(g);
+  FlashPort port(hw, blocks, 0, false);
+  events.port = &port;
+  Recorder r;
+  const uint32_t id = port.attach(r);
+  CHECK(port.oldest_program_in_flight() == ~0ull);
+  for (uint32_t b : {0u, 4u}) {  // block 4: the other die
+    PageOob& o = port.program_oob(1)[0];
+    o.kind = PageKind::UserData;
+    o.sequence = port.next_sequence();
+    o.lba[0] = 70 + b;
+    o.data_seq[0] = b == 0 ? 0 : 1;  // block 4's data is host write 1's
+    port.program(id, b, blocks.layout().address_of(b, 0), 1, 0);
+  }
+  CHECK(port.oldest_program_in_flight() == 1);
+  hw.run();
+  CHECK(port.oldest_program_in_flight() == ~0ull);
+  port.copy_back(id, 3, blocks.layout().address_of(0, 0), blocks.layout().address_of(2, 0));
+  CHECK(port.oldest_program_in_flight() == 3);
+  port.read(id, 4, blocks.layout().address_of(0, 0), 0, 1, 0);  // reads are not programs
+  CHECK(port.oldest_program_in_flight() == 3);
+  hw.run();
+  CHECK(port.oldest_program_in_flight() == ~0ull);
+  port.read(id, 5, blocks.layout().address_of(2, 0), 0, 1, 0);
+  hw.run();
+  REQUIRE(r.done.size() == 5);
+  CHECK(r.done[2].second.oob.sequence == 1);  // the spare area read out: the source's
+  const PageOob& copy = r.done[4].second.oob;
+  CHECK(copy.lba[0] == 70);
+  CHECK(copy.sequence == 3);            // the copy-back's own program
+  CHECK(copy.data_sequence(0) == 1);    // the data keeps its host write
+  CHECK(hw.violations_ == 0);
+}
+
 }  // namespace flash_port_test

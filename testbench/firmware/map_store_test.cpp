@@ -196,6 +196,35 @@ TEST_CASE("Map writer: dirty pages go back in program units, merged with their N
   }
 }
 
+// Power-loss recovery replays the data programmed from a copy's `covers` on (ftl/recovery.h):
+// a data program still in flight when the entries are taken is not in them.
+TEST_CASE("Map writer: a map page's spare area names the oldest program in flight when its entries were taken",
+          "[firmware][map-store][recovery]") {
+  Rig r(8);
+  r.sink_to_writer = true;
+  r.store->set_dirty_sink(*r.writer);
+  struct Data : FlashClient {
+    void on_flash_done(uint64_t, const FlashCompletion&) override {}
+  } data;
+  const uint32_t client = r.flash.attach(data);
+  r.flash.restart_sequence(10);
+  PageOob& o = r.flash.program_oob(1)[0];
+  o.kind = PageKind::UserData;
+  o.sequence = r.flash.next_sequence();  // 11, in flight while the map pages are programmed
+  r.flash.program(client, 0, r.blocks.layout().address_of(6, 0), 1, 0);
+  for (uint32_t page : {0u, 1u, 2u}) r.writer->write_back(page);
+  r.hw.run();
+  for (uint32_t page : {3u, 4u, 5u}) r.writer->write_back(page);  // nothing else in flight
+  r.hw.run();
+  for (uint32_t page : {0u, 3u}) {
+    const uint32_t at = r.store->location(page);
+    const PageOob copy = r.hw.page_oob(r.blocks.layout().address_of(r.blocks.layout().block_of(at), r.blocks.layout().page_of(at)));
+    CHECK(copy.kind == PageKind::MapData);
+    CHECK(copy.sequence == (page == 0 ? 12u : 13u));
+    CHECK(copy.data_sequence(0) == (page == 0 ? 11u : 13u));
+  }
+}
+
 TEST_CASE("Map writer: GC of a map block rewrites its live pages on the victim's die with GC's privilege",
           "[firmware][map-store]") {
   Rig r(8);

@@ -162,7 +162,8 @@ void DieSequencer::finish(uint32_t die) {
       case FlashOpcode::Erase: slot.status = nand.erase(op.address); break;
       case FlashOpcode::CopyBack:
         slot.status = nand.copy_back(op.address, op.dest, std::max(1u, op.page_count),
-                                     op.read_oob ? &slot.done.oob : nullptr, op.slc);
+                                     op.read_oob ? &slot.done.oob : nullptr, op.slc,
+                                     op.oob.empty() ? 0 : op.oob[0].sequence);
         break;
       case FlashOpcode::Read: break;
     }

@@ -193,7 +193,7 @@ FlashStatus NandDie::erase(const FlashAddress& a) {
 }
 
 FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob,
-                               bool slc) {
+                               bool slc, uint64_t sequence) {
   if (src.plane != dst.plane) {
     ++violations_.plane_mismatch;
     return FlashStatus::ProgramFail;
@@ -219,6 +219,7 @@ FlashStatus NandDie::copy_back(const FlashAddress& src, const FlashAddress& dst,
   }
   if (src_oob) *src_oob = scratch_oob_[0];
   if (read_status != FlashStatus::Ok) return read_status;
+  if (sequence) restamp(scratch_oob_.data(), count, sequence);
   const FlashStatus s = program(dst, count, scratch_.data(), scratch_oob_.data(), count, slc);
   if (s == FlashStatus::Ok)  // the page register carries the pages' words too
     for (uint32_t i = 0; i < count; ++i) copy_words(src, dst, i);

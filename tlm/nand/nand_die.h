@@ -91,8 +91,10 @@ class NandDie {
   // Intra-plane copy of `count` pages from src to dst through the page register.
   // `src_oob` (optional): the first source page's OOB, as the controller reads it out.
   // Source and destination are in the same mode (`slc`): copy-back has no mode conversion.
+  // `sequence` (not 0): the controller's new program sequence, written into the copies' spare
+  // area between the copy-back read and program (each sector keeps its data's age, data_seq).
   FlashStatus copy_back(const FlashAddress& src, const FlashAddress& dst, uint32_t count, PageOob* src_oob = nullptr,
-                        bool slc = false);
+                        bool slc = false, uint64_t sequence = 0);
   // Rule check only (no state change): what program() would return, minus injected failures.
   FlashStatus check_program(const FlashAddress& a, uint32_t count, bool slc = false) const;
 
