@@ -91,7 +91,7 @@ FirmwareRam DeviceFirmware::ram() const {
     r.tables.push_back({"hpb updated entries", hpb_->device().freshness().ram_bytes()});
   r.map_cache_bytes = map.frame_bytes();
   r.map_shadow_bytes = ftl_.map().heap_bytes();
-  r.recovery_bytes = RecoveryScan::ram_bytes(blocks, ftl_.map().logical_blocks(), map.pages());
+  r.recovery_bytes = PowerUpRecovery::ram_bytes(params_, blocks.layout().geometry(), blocks, ftl_.map().logical_blocks(), map);
   return r;
 }
 

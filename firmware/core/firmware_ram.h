@@ -8,8 +8,9 @@
 // and its entries wait in a unit's buffer until programmed (map/map_writer.h).
 // Kept apart: the map cache's frames (the L2P SRAM, memory.l2p_sram_kib: its pages fit by
 // construction), the full-map shadow the host-compiled firmware still keeps in its heap
-// (ftl/l2p_map: the entries of map pages on NAND; not the controller's RAM) and the
-// recovery scan's per-LBA tables (only after a power loss, freed when it ends).
+// (ftl/l2p_map: the entries of map pages on NAND; not the controller's RAM) and power-loss
+// recovery's tables (only after a power loss, freed when it ends: per block and per map page,
+// the replay table of at most the L2P SRAM's size; ftl/recovery.h).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,7 +26,7 @@ struct FirmwareRam {
   std::vector<Table> tables;      // the bounded tables: what memory.firmware_sram_kib must hold
   uint64_t map_cache_bytes = 0;   // the SRAM map cache's frames (0: firmware.map_cache false)
   uint64_t map_shadow_bytes = 0;  // the host-side full map (L2P entries of the map pages)
-  uint64_t recovery_bytes = 0;    // the recovery scan's tables (transient, after a power loss)
+  uint64_t recovery_bytes = 0;    // power-loss recovery's tables (transient, after a power loss)
 
   uint64_t tables_bytes() const;
   // "block table 1,368 KiB, validity bitmaps 16,416 KiB, ..." (each table, biggest first).

@@ -116,6 +116,13 @@ PowerLossReport PowerLossRecovery::run(const Scoreboard* scoreboard) {
   report.recovery_ps = st.recovery_ps;
   report.recovery_page_reads = st.page_reads;
   report.recovered_lbas = st.recovered_lbas;
+  report.scan_reads = st.scan_reads;
+  report.replay_reads = st.replay_reads;
+  report.map_loads = st.map_loads;
+  report.check_reads = st.check_reads;
+  report.replayed_map_pages = st.replayed_pages;
+  report.gone_entries = st.gone_entries;
+  report.no_entries = st.no_entries;
   report.torn_pages = st.torn_pages;
   if (!scoreboard) return report;
 

@@ -25,6 +25,11 @@ struct PowerLossReport {
   uint64_t torn_pages = 0;         // pages whose program was cut
   uint64_t recovery_ps = 0;        // power-up to ready
   uint64_t recovery_page_reads = 0;
+  // Of which (firmware/ftl/recovery.h): the OOB scan, the replay, map page copies, compare reads.
+  uint64_t scan_reads = 0, replay_reads = 0, map_loads = 0, check_reads = 0;
+  uint64_t replayed_map_pages = 0;  // map pages with data newer than their copy
+  uint64_t gone_entries = 0;        // copies' entries into blocks erased since (trimmed data)
+  uint64_t no_entries = 0;          // map page copies without entries
   uint64_t recovered_lbas = 0;
   uint64_t checked_blocks = 0;     // blocks read back and checked
   uint64_t durable_blocks = 0;     // of which the scoreboard held a durable version

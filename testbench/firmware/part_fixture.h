@@ -50,14 +50,19 @@ struct PartFixture {
     }
     hw.preload_pages(blocks.layout().address_of(block, page), 1, stamps.data(), &oob);
   }
-  // A map page on NAND: map page number `map_page`, programmed with sequence `seq`.
-  void map_page(uint32_t block, uint32_t page, uint32_t map_page, uint64_t seq) {
+  // A map page on NAND: map page number `map_page`, programmed with sequence `seq`; its
+  // entries `words` (a page's worth; empty: none), taken when the oldest program in flight
+  // was `covers` (0: none was).
+  void map_page(uint32_t block, uint32_t page, uint32_t map_page, uint64_t seq,
+                const std::vector<uint32_t>& words = {}, uint64_t covers = 0) {
     PageOob oob;
     oob.kind = PageKind::MapData;
     oob.sequence = seq;
+    oob.data_seq[0] = covers;
     for (uint32_t s = 0; s < blocks.layout().spp_of(block); ++s) oob.lba[s] = map_page;
     std::vector<SectorStamp> stamps(blocks.layout().spp_of(block));
-    hw.preload_pages(blocks.layout().address_of(block, page), 1, stamps.data(), &oob);
+    hw.preload_pages(blocks.layout().address_of(block, page), 1, stamps.data(), &oob, words.empty() ? nullptr : words.data(),
+                     uint32_t(words.size()));
   }
 };
 
