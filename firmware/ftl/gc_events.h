@@ -56,6 +56,9 @@ class GcUnitEvents {
   // Units the dies cleaning a victim would take now (host data leaves them free): without
   // them, host units waiting for the blocks only GC frees fill the cache and GC crawls.
   virtual uint32_t units_wanted() const { return 0; }
+  // Units the dies cleaning a victim may hold at most (each its full limit, whatever it holds or
+  // wants now): while they clean, host data holds no more than the cache less these.
+  virtual uint32_t units_working_set() const { return 0; }
 };
 
 // The collector: the victim on `die` may have no valid sector left and nothing in flight

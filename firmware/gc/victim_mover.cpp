@@ -147,6 +147,19 @@ uint32_t VictimMover::units_wanted() const {
   return n;
 }
 
+// Each die cleaning a victim (a flush has its own pace) at its full limit, whether it is a block
+// ahead, between units or done reading: what it wants moves with the pace and the victim, and
+// host units filled while it wanted little cannot be taken back when it wants more (issue 14
+// item 2: on ufs31 37 of the cache's 42 units were host units no die would take, and every
+// unit freed went to GC's reserve while no write completed for up to 50 ms).
+uint32_t VictimMover::units_working_set() const {
+  if (!gate_.on()) return 0;
+  uint32_t n = 0;
+  for (const DieMove& g : dies_)
+    if (g.victim != BlockManager::kNoBlock && !g.flush) n += unit_limit_;
+  return n;
+}
+
 // With host pacing, a die whose GC is a block ahead of its need holds one unit (gc/host_pacing.h).
 uint32_t VictimMover::unit_limit(uint32_t die) const {
   return gate_.on() && gate_.pacing().gc_ahead(die) ? 1 : unit_limit_;

@@ -98,6 +98,7 @@ class VictimMover : public FlashClient, public GcUnitEvents {
   void unit_programmed(uint32_t die, bool flush_unit) override;
   void units_freed() override;
   uint32_t units_wanted() const override;  // with host pacing: units the dies moving data would take now
+  uint32_t units_working_set() const override;  // with host pacing: the cleaning dies' full limits
   uint32_t waiting_for_units() const { return uint32_t(unit_waiters_.size()); }
 
   std::string progress(uint32_t die, bool erasing) const;  // " cursor N[ scanned][ erasing] reads R"

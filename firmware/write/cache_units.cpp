@@ -39,16 +39,20 @@ uint32_t CacheUnits::allocate(WriteStream stream, bool may_use_reserve, bool lar
   if (shape_.hybrid) {
     // A small-page unit takes one slot, a large-page unit an aligned run (the run's other
     // descriptors are absorbed into it); host data leaves a reserve for GC.
+    if (stream == WriteStream::Host && !may_use_reserve && host_held_ + (large ? shape_.large : 1) > host_share())
+      return kNone;
     i = slot_runs_->allocate(large, may_use_reserve ? 0 : uint32_t(host_reserve()));
     if (i == HybridSlotRuns::kNone) return kNone;
     for (uint32_t k = 1; large && k < shape_.large; ++k) units_[i + k].absorbed = uint8_t(k);
   } else {
     if (free_units_.size() <= (may_use_reserve ? 0 : host_reserve())) return kNone;
+    if (stream == WriteStream::Host && !may_use_reserve && host_held_ + 1 > host_share()) return kNone;
     i = free_units_.back();
     free_units_.pop_back();
   }
   Unit& u = units_[i];
   u.capacity = !shape_.hybrid ? shape_.unit_sectors : large ? shape_.large : 1;
+  if (stream == WriteStream::Host) host_held_ += shape_.hybrid ? u.capacity : 1;
   u.state = UnitState::Filling;
   u.stream = stream;
   u.assigned = 0;
@@ -75,8 +79,20 @@ size_t CacheUnits::host_reserve() const {
   return std::min<size_t>(base + wanted, std::max<size_t>(n / 2, base));
 }
 
+// Host units no die takes yet (sealed, waiting for GC's pace) hold the cache without progress:
+// the reserve above only keeps free what GC wants now, and when its wants rise (a die falls
+// behind, victims start on several dies) the units are already the host's. So while dies clean,
+// host data holds at most the cache less GC's whole working set.
+size_t CacheUnits::host_share() const {
+  const size_t n = units_.size(), unit = shape_.hybrid ? shape_.large : 1;
+  const size_t base = std::min<size_t>(2 * unit, n / 4);
+  const size_t gc = std::min<size_t>(size_t(gc_ ? gc_->units_working_set() : 0) * unit, n / 4);
+  return n - base - gc;
+}
+
 void CacheUnits::free(uint32_t unit) {
   Unit& u = units_[unit];
+  if (u.stream == WriteStream::Host) host_held_ -= shape_.hybrid ? u.capacity : 1;
   u.state = UnitState::Free;
   if (shape_.hybrid) {
     for (uint32_t k = 1; k < u.capacity; ++k) units_[unit + k].absorbed = 0;

@@ -43,6 +43,10 @@ class CacheUnits {
   // WriteBooster flush's unit (its pace: FlushPacer).
   uint32_t allocate(WriteStream stream, bool may_use_reserve, bool large = false, bool flush = false);
   size_t host_reserve() const;
+  // What host data may hold (units; hybrid: slots): the cache less two units and, while dies
+  // clean victims, GC's working set (GcUnitEvents::units_working_set), at most half the cache.
+  size_t host_share() const;
+  size_t host_held() const { return host_held_; }
   void free(uint32_t unit);  // Free again (given no data, or programmed)
 
   UnitPlace& place(uint32_t unit) { return units_[unit]; }  // where it goes: set a GC unit's die, a pool
@@ -114,6 +118,7 @@ class CacheUnits {
   const GcUnitEvents* gc_ = nullptr;
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
+  size_t host_held_ = 0;  // host units allocated and not yet freed (hybrid: their slots)
   std::unique_ptr<HybridSlotRuns> slot_runs_;  // hybrid: write-cache slots of small and large units
 };
 

@@ -20,6 +20,8 @@ struct Wanted : GcUnitEvents {
   void unit_programmed(uint32_t, bool) override {}
   void units_freed() override {}
   uint32_t units_wanted() const override { return wanted; }
+  uint32_t working_set = 0;  // the cleaning dies' full limits
+  uint32_t units_working_set() const override { return working_set; }
 };
 // 32 KiB of write cache from slot 48: eight units of one 16 KiB page (4 sectors).
 FirmwareParams small_cache() {
@@ -59,6 +61,36 @@ TEST_CASE("Cache units: host data leaves GC a reserve that grows with what GC wa
   units.free(host[2]);
   CHECK(units.allocate(WriteStream::Host, false) == host[2]);  // the last freed first
   CHECK(units.allocate(WriteStream::Host, false) == CacheUnits::kNone);  // two left: GC's
+}
+
+// Issue 14 item 2 (session 23): on ufs31 at GC steady state the cache's units filled with host
+// units no die would take while GC wanted few; when its wants rose every unit freed went to GC
+// and no write completed for up to 50 ms. While dies clean, host data holds at most the cache
+// less GC's working set (at most a quarter of the cache) and two units.
+TEST_CASE("Cache units: while dies clean victims host data holds at most the cache less GC's working set",
+          "[firmware][cache-units]") {
+  const FirmwareParams p = small_cache();
+  Wanted gc;
+  CacheUnits units(p, part_geometry(), 48);  // eight units
+  units.set_gc(&gc);
+  CHECK(units.host_share() == 6);  // no die cleaning: all but the two kept back
+  gc.working_set = 1;
+  CHECK(units.host_share() == 5);
+  gc.working_set = 9;
+  CHECK(units.host_share() == 4);  // GC's part at most a quarter of the cache
+  std::vector<uint32_t> host;
+  for (uint32_t u; (u = units.allocate(WriteStream::Host, false)) != CacheUnits::kNone;) host.push_back(u);
+  CHECK(host.size() == 4);  // four free, more than the reserve of two, but the host's share is held
+  CHECK(units.host_held() == 4);
+  for (int i = 0; i < 2; ++i) CHECK(units.allocate(WriteStream::Gc, true) != CacheUnits::kNone);  // GC's
+  units.free(host[0]);
+  CHECK(units.host_held() == 3);
+  CHECK(units.allocate(WriteStream::Host, false) == host[0]);  // one host unit gone: one may come
+  CHECK(units.allocate(WriteStream::Host, false) == CacheUnits::kNone);  // two free, the share held
+  gc.working_set = 0;  // no die cleaning: the reserve alone (two free: GC's)
+  CHECK(units.allocate(WriteStream::Host, false) == CacheUnits::kNone);
+  units.free(host[1]);
+  CHECK(units.allocate(WriteStream::Host, false) == host[1]);
 }
 
 TEST_CASE("Cache units: fillers stage slots, fill them and find them again by map entry", "[firmware][cache-units]") {

@@ -785,6 +785,34 @@ TEST_CASE("Victim mover: runs of valid sectors read into units, a unit limit per
   CHECK(mover.progress(0, false) == " cursor 16 scanned reads 0");
 }
 
+// Issue 14 item 2 (session 23): the working set host data leaves in the cache is every die
+// cleaning a victim at its full limit (not what it wants now), only with pacing, a flush apart.
+TEST_CASE("Victim mover: GC's working set is each cleaning die's full unit limit, with pacing",
+          "[firmware][gc][gc-parts]") {
+  Rig r("greedy");
+  struct Told : VictimMoveListener {
+    void moves_may_be_done(uint32_t) override {}
+  } told;
+  r.params.gc.units_per_die = 3;
+  for (const bool pacing : {true, false}) {
+    GcHostGate gate(r.blocks, pacing, 4, r.erased);
+    VictimMover mover(r.hw, r.params, r.blocks, r.flash, r.units, gate, told);
+    CHECK(mover.units_working_set() == 0);  // no victim
+    const uint32_t victim = r.data_block(10, 0);
+    r.blocks.info(victim).state = BlockState::Victim;
+    VictimMover::Move m;
+    m.victim = victim;
+    mover.start(0, m);
+    INFO("pacing " << pacing);
+    CHECK(mover.units_working_set() == (pacing ? 3u : 0u));
+    mover.clear(0);
+    m.flush = true;  // a WriteBooster flush goes at its own pacer's pace
+    mover.start(0, m);
+    CHECK(mover.units_working_set() == 0);
+    mover.clear(0);
+  }
+}
+
 // Issue 14 item 2 (session 19): with pacing, GC's share of the write cache follows its
 // pace. Behind (host units wait on it), a die's GC keeps gc_units_per_die units queued at the
 // die; a block or more ahead, one (programming while the next fills): when every die cleaned
