@@ -57,6 +57,14 @@ class Hal {
 
   // One-shot timer -> on_timer(cookie).
   virtual void set_timer(uint64_t delay_ps, uint64_t cookie) = 0;
+
+  // Zero-time read of the words a map page holds on NAND (FlashOp::words: its L2P entries),
+  // no flash operation and no time: the timing model's existing approximation where the
+  // firmware needs entries of a map page whose load it does not charge (an update miss makes
+  // its page resident without a load; HPB READ BUFFER reads entries of pages not in SRAM).
+  // Issue 20: the map pages on NAND are the entries' authority. False (out untouched) when
+  // the page holds no words.
+  virtual bool peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) = 0;
 };
 
 // Zero-time functional access to the flash array, used only to precondition a

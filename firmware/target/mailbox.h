@@ -85,6 +85,7 @@ enum class Call : uint32_t {
   Stat,               // StatRecord: one statistic of a VisitStats walk
   Halt,               // (none): fw_halt, where every entry returns; the host stops the core
   SubmitSignBatch,    // SignBatchRecord (items read, entries written in target RAM)
+  PeekMapWords,       // PeekRecord (words written in target RAM) -> result 1: the page held words
 };
 
 struct TransferDone {
@@ -176,6 +177,12 @@ struct PreloadRecord {
   uint32_t pad;
 };
 
+struct PeekRecord {       // Hal::peek_map_words
+  FlashAddress address;
+  uint32_t out;           // target address of count words
+  uint32_t count;
+};
+
 struct StatRecord {     // StatsVisitor's four calls; strings are NUL-terminated in target memory
   uint32_t kind;        // 0 count, 1 figure, 2 flag, 3 text
   uint32_t key;
@@ -233,6 +240,8 @@ UFS_PIN(SramRecord, 8);
 UFS_PIN(RegisterRecord, 8);
 UFS_PIN(PreloadRecord, 40);
 UFS_PIN(StatRecord, 32);
+UFS_PIN(PeekRecord, 24);
+static_assert(offsetof(PeekRecord, out) == 16 && offsetof(PeekRecord, count) == 20);
 static_assert(offsetof(Mailbox, event) == 16 && offsetof(Mailbox, call) == 16 + kRecordBytes &&
               sizeof(Mailbox) <= kMailboxBytes);
 #undef UFS_PIN

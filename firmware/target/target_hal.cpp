@@ -150,6 +150,15 @@ uint64_t TargetHal::random64() {
   return box().result;
 }
 
+bool TargetHal::peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) {
+  PeekRecord& r = record<PeekRecord>();
+  r.address = address;
+  r.out = address_of(out);
+  r.count = count;
+  ring(Call::PeekMapWords);
+  return box().result != 0;
+}
+
 void TargetHal::set_timer(uint64_t delay_ps, uint64_t cookie) {
   TimerRecord& r = record<TimerRecord>();
   r.delay_ps = delay_ps;

@@ -25,6 +25,7 @@ class TargetHal : public Hal, public FlashBackdoor {
   void submit_sign_batch(const HpbSignBatch& batch) override;
   void write_crypto_register(uint32_t offset, uint32_t value) override;
   uint64_t random64() override;
+  bool peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) override;
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;
   void preload_pages(const FlashAddress& address, uint32_t count, const SectorStamp* stamps,
                      const PageOob* oobs, const uint32_t* words, uint32_t words_per_page) override;

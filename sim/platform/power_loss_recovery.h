@@ -62,6 +62,9 @@ class PowerLossRecovery : public Hal {
   void write_crypto_register(uint32_t, uint32_t) override {}
   uint64_t random64() override { return rng_ = rng_ * 6364136223846793005ull + 1442695040888963407ull; }
   void set_timer(uint64_t delay_ps, uint64_t cookie) override;
+  bool peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) override {
+    return address.die < fcc_.topology().dies() && fcc_.nand_die(address.die).peek_words(address, out, count);
+  }
 
  private:
   struct Event {

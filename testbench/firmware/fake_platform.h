@@ -238,6 +238,14 @@ class FakePlatform : public Hal, public FlashBackdoor {
       key_valid_ = true;
     }
   }
+  bool peek_map_words(const FlashAddress& a, uint32_t* out, uint32_t count) override {
+    ++map_peeks_;
+    const auto it = pages_.find(key(a, a.page));
+    if (it == pages_.end() || it->second.words.empty() || it->second.torn) return false;
+    std::copy_n(it->second.words.begin(), std::min<size_t>(count, it->second.words.size()), out);
+    return true;
+  }
+  uint64_t map_peeks() const { return map_peeks_; }
   uint64_t random64() override { return rng_state_ = rng_state_ * 6364136223846793005ull + 1442695040888963407ull; }
   void set_timer(uint64_t delay, uint64_t cookie) override {
     post(now_ps() + delay, [this, cookie] { fw_->on_timer(cookie); });
@@ -351,6 +359,7 @@ class FakePlatform : public Hal, public FlashBackdoor {
   std::vector<std::vector<HpbSignItem>> sign_batch_items_;  // ... and their items as submitted
   std::vector<std::pair<uint32_t, uint32_t>> crypto_regs_;
   uint64_t rng_state_ = 1;
+  uint64_t map_peeks_ = 0;
   bool crypto_on = false;
   uint64_t crypto_job_count_ = 0;
   uint64_t now() const { return now_; }

@@ -196,3 +196,39 @@ TEST_CASE("NAND die: a program's words read back with the page, go with a copy-b
   CHECK(back[0] == 1);
   CHECK(die.words().pages() == 1);  // the copy-back's
 }
+
+TEST_CASE("NAND die: a map page's words peeked in zero time are those a read brings (Hal::peek_map_words)",
+          "[nand][page_words]") {
+  NandParams params;
+  params.dies_per_package = 1;
+  params.planes_per_die = 2;
+  params.blocks_per_plane = 8;
+  params.pages_per_block = 12;
+  params.page_bytes = 16384;
+  params.cell_type = "slc";
+  NandDie die(params, 0);
+  std::vector<SectorStamp> stamps(2 * 4);
+  std::vector<PageOob> oobs(2);
+  std::vector<uint32_t> words(2 * 4096);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = i % 3 ? i : ~0u;
+  const FlashAddress a{0, 1, 5, 0};
+  REQUIRE(die.program(a, 2, stamps.data(), oobs.data(), 2, false, words.data(), 4096) == FlashStatus::Ok);
+  std::vector<uint32_t> peeked(4096, 1), read(4096, 2);
+  FlashAddress second = a;
+  second.page = 1;
+  REQUIRE(die.peek_words(second, peeked.data(), 4096));
+  SectorStamp out[4];
+  REQUIRE(die.read(second, 0, 4, out, nullptr, false, read.data(), 4096) == FlashStatus::Ok);
+  CHECK(peeked == read);
+  CHECK(std::equal(peeked.begin(), peeked.end(), words.begin() + 4096));
+  // An unwritten page, a page of another block and a block past the die's end hold none: untouched.
+  std::fill(peeked.begin(), peeked.end(), 1u);
+  FlashAddress unwritten = a;
+  unwritten.page = 2;
+  CHECK_FALSE(die.peek_words(unwritten, peeked.data(), 4096));
+  CHECK_FALSE(die.peek_words(FlashAddress{0, 0, 5, 0}, peeked.data(), 4096));
+  CHECK_FALSE(die.peek_words(FlashAddress{0, 1, 99, 0}, peeked.data(), 4096));
+  CHECK(peeked[0] == 1);
+  REQUIRE(die.erase(a) == FlashStatus::Ok);
+  CHECK_FALSE(die.peek_words(second, peeked.data(), 4096));
+}

@@ -191,6 +191,11 @@ void FirmwareCpu::write_crypto_register(uint32_t offset, uint32_t value) {
   bus_access(tlm::TLM_WRITE_COMMAND, kCryptoBase + offset, &value, sizeof value);
 }
 
+// The NAND die's words, in zero time (hal/hal.h: the timing model's approximation).
+bool FirmwareCpu::peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) {
+  return address.die < fcc_->topology().dies() && fcc_->nand_die(address.die).peek_words(address, out, count);
+}
+
 // splitmix64: the stand-in for the controller's true random number generator.
 uint64_t FirmwareCpu::random64() {
   uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ull);

@@ -60,6 +60,7 @@ class FirmwareCpu : public sc_core::sc_module,
   void submit_sign_batch(const HpbSignBatch& batch) override;
   void write_crypto_register(uint32_t offset, uint32_t value) override;
   uint64_t random64() override;
+  bool peek_map_words(const FlashAddress& address, uint32_t* out, uint32_t count) override;
 
   // HostInterfaceListener / FlashCompletionListener
   void command_arrived(const HostCommand& cmd, const sc_core::sc_time& at) override;

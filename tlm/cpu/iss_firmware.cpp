@@ -883,6 +883,12 @@ void IssFirmware::serve(uint32_t call) {
       break;
     }
     case Call::Random64: box.result = hal_.random64(); break;
+    case Call::PeekMapWords: {  // the words land in target RAM, as a load's DMA would put them
+      PeekRecord r;
+      record(r);
+      box.result = hal_.peek_map_words(r.address, static_cast<uint32_t*>(guest(r.out, uint64_t(r.count) * 4)), r.count);
+      break;
+    }
     case Call::SetTimer: {
       TimerRecord r;
       record(r);

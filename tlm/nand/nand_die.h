@@ -106,6 +106,11 @@ class NandDie {
   const NandRuleViolations& violations() const { return violations_; }
   uint64_t allocated_blocks() const;
   const PageWords& words() const { return words_; }
+  // Zero-time: the words page `a` holds (the firmware's map peek, hal/hal.h); false (out
+  // untouched) when it holds none or the address is not a block of this die.
+  bool peek_words(const FlashAddress& a, uint32_t* out, uint32_t count) const {
+    return valid_block(a) && words_.load(PageWords::page_key(block_key(a), a.page), out, count);
+  }
   uint64_t bad_blocks() const;
 
  private:
