@@ -66,7 +66,8 @@ void DeviceFirmware::visit_stats(StatsVisitor& v) const {
   v.figure("ftl.write_amplification", write_amplification(write_, gc_), "", "NAND sectors programmed per host sector written");
   table_.visit_stats(v);
   protection_.visit_stats(v);
-  v.count("ftl.map_chunks_allocated", ftl_.map().chunks_allocated(), "chunks", "L2P map chunks allocated");
+  if (ftl_.map().whole())  // (with the map cache the map is in map pages and frames: ftl.map_cache.*)
+    v.count("ftl.map_chunks_allocated", ftl_.map().whole_chunks_allocated(), "chunks", "L2P map chunks allocated");
   write_.fill().visit_stats(v);
   ftl_.map_store().visit_stats(v);
   write_.map_writer().visit_stats(v);
@@ -83,14 +84,14 @@ FirmwareRam DeviceFirmware::ram() const {
   r.tables.push_back({"validity bitmaps", blocks.bitmap_bytes()});
   if (map.enabled()) {
     r.tables.push_back({"map directory", map.directory_bytes() + write_.map_writer().ram_bytes()});
-    r.tables.push_back({"map write-back buffers", write_.map_writer().buffer_bytes()});
+    r.tables.push_back({"map write-back buffers", write_.map_writer().buffer_bytes() + map.buffer_bytes()});
   }
   r.tables.push_back({"write cache", write_.cache().units().ram_bytes()});
   if (hpb_) r.tables.push_back({"hpb regions", hpb_->device().regions().ram_bytes()});
   if (hpb_ && hpb_->device().params().response_entries)
     r.tables.push_back({"hpb updated entries", hpb_->device().freshness().ram_bytes()});
   r.map_cache_bytes = map.frame_bytes();
-  r.map_shadow_bytes = ftl_.map().heap_bytes();
+  r.map_shadow_bytes = ftl_.map().whole_map_bytes();
   r.recovery_bytes = PowerUpRecovery::ram_bytes(params_, blocks.layout().geometry(), blocks, ftl_.map().logical_blocks(), map);
   return r;
 }

@@ -75,7 +75,7 @@ class DeviceFirmware : public FirmwareEvents {
   // Every part's statistics, named as in stats.json (stats_visitor.h).
   void visit_stats(StatsVisitor& v) const;
   // The controller's RAM the firmware takes (core/firmware_ram.h): its bounded tables, the
-  // map cache's frames, the host-side map shadow, the recovery scan's tables.
+  // map cache's frames, a whole map in the host's heap (no map cache, map_verify), the recovery scan's tables.
   FirmwareRam ram() const;
   // Block manager, L2P map, flash port, map store.
   const FtlCore& ftl() const { return ftl_; }

@@ -36,7 +36,7 @@ struct FirmwareParams {
   // L2P map: demand-loaded map pages (one NAND page of 4-byte entries each)
   bool map_cache = true;                // false: the whole map is resident in SRAM (no map misses)
   std::string map_cache_policy = "lru";  // map page replacement (ftl/map_cache.h: lru | fifo | clock)
-  bool map_verify = false;              // check map pages loaded from NAND against the firmware's map (debug)
+  bool map_verify = false;              // a whole-map shadow checks lookups and map pages loaded (debug)
   uint32_t map_read_priority = 1;       // die-queue priority of map page loads (data reads: 0)
 
   GcParams gc;                             // garbage collection and wear levelling (gc/gc_params.h)
@@ -60,7 +60,8 @@ struct FirmwareParams {
     b("map_cache", map_cache, "", "demand-load L2P map pages into the L2P SRAM; false = whole map in SRAM");
     b("map_cache_policy", map_cache_policy, "", "map page replacement in the L2P SRAM: " + map_cache_policy_names());
     b("map_verify", map_verify, "",
-      "debug: read the L2P entries of every map page loaded from NAND and check them against the firmware's map");
+      "debug: keep a whole-map shadow and check every map lookup and the L2P entries of every map page loaded "
+      "from NAND against it");
     b("map_read_priority", map_read_priority, "", "die-queue priority of map page loads (host data reads have 0)");
     // The parts' records: the same keys of this section, in the same order.
     gc.bind(b);

@@ -6,7 +6,7 @@ FtlCore::FtlCore(Hal& hal, const FirmwareParams& params, const FlashGeometry& ge
     : blocks_(geometry),
       map_(exported_blocks(params, geometry)),
       flash_(hal, blocks_, params.cycles.flash_submit, params.writebooster.enabled),
-      map_store_(hal, params, geometry, map_.logical_blocks(), blocks_.layout(), flash_) {}
+      map_store_(hal, params, geometry, map_, blocks_.layout(), flash_) {}
 
 uint64_t FtlCore::exported_blocks(const FirmwareParams& params, const FlashGeometry& geometry) {
   return static_cast<uint64_t>(double(geometry.total_sectors() - params.writebooster.reserved_sectors(geometry)) *

@@ -4,169 +4,166 @@
 namespace ufs {
 
 L2pMap::L2pMap(uint64_t logical_blocks)
-    : logical_blocks_(logical_blocks),
-      chunks_((logical_blocks + kEntriesPerChunk - 1) / kEntriesPerChunk) {}
+    : logical_blocks_(logical_blocks), whole_(std::make_unique<L2pRuns>(logical_blocks)) {}
 
-uint32_t L2pMap::get_compact(const Chunk& c, uint32_t off) {
-  // The last run starting at or before off (past the last run: a chunk being filled).
-  const Run& last = c.runs.back();
-  if (off >= last.off) return off < last.end() ? last.value + (off - last.off) : kUnmapped;
-  const Run* lo = c.runs.data();
-  size_t n = c.runs.size() - 1;
-  while (n > 1) {
-    const size_t half = n / 2;
-    if (lo[half].off <= off) lo += half;
-    n -= half;
-  }
-  return off >= lo->off && off < lo->end() ? lo->value + (off - lo->off) : kUnmapped;
+L2pMap::~L2pMap() = default;
+
+void L2pMap::use_frames(uint32_t map_pages, uint32_t entries_per_page, MapPageReader& reader) {
+  whole_.reset();
+  epp_ = entries_per_page;
+  while ((1u << shift_) < entries_per_page) ++shift_;
+  pow2_ = (1u << shift_) == entries_per_page;
+  frames_ = std::make_unique<MapFrames>(map_pages, entries_per_page);
+  reader_ = &reader;
+  peeked_.reset(new uint32_t[entries_per_page]);
 }
 
-void L2pMap::physical_range(uint64_t first, uint32_t count, uint32_t* out, uint32_t none) const {
-  while (count) {
-    const Chunk& c = chunks_[first / kEntriesPerChunk];
-    uint32_t off = uint32_t(first % kEntriesPerChunk);
-    const uint32_t n = count < kEntriesPerChunk - off ? count : kEntriesPerChunk - off;
-    if (c.dense) {
-      const uint32_t* e = c.dense.get() + off;
-      for (uint32_t i = 0; i < n; ++i) out[i] = is_physical(e[i]) ? e[i] : none;
-    } else {
-      // The first run that ends after off, then on through the runs.
-      const Run* r = c.runs.data();
-      const Run* end = r + c.runs.size();
-      size_t left = c.runs.size();
-      while (left > 0) {
-        const size_t half = left / 2;
-        if (r[half].end() <= off) r += half + 1, left -= half + 1;
-        else left = half;
-      }
-      for (uint32_t i = 0; i < n; ++i, ++off) {
-        while (r != end && r->end() <= off) ++r;
-        const uint32_t e = r != end && off >= r->off ? r->value + (off - r->off) : kUnmapped;
-        out[i] = is_physical(e) ? e : none;
-      }
-    }
-    out += n;
-    first += n;
-    count -= n;
+void L2pMap::keep_shadow() { shadow_ = std::make_unique<L2pRuns>(logical_blocks_); }
+
+void L2pMap::begin_fill() {
+  if (!whole_) fill_ = std::make_unique<L2pRuns>(logical_blocks_);
+}
+
+const uint32_t* L2pMap::newest(uint32_t page) const {
+  if (peeked_page_ != page) {
+    reader_->read_newest(page, peeked_.get());
+    peeked_page_ = page;
+    ++stats_.peeked_pages;
   }
+  return peeked_.get();
+}
+
+// An entry neither cached nor known in a frame: a fill's, else the map page's on NAND (a frame
+// of the page learns all its unknown entries from that copy at once).
+uint32_t L2pMap::resolve(uint64_t lba) const {
+  if (fill_) {
+    const uint32_t e = fill_->get(lba);
+    if (e != kUnmapped) return e;
+  }
+  const uint32_t page = page_of(lba), off = offset_of(lba);
+  const uint32_t f = frames_->frame_of(page);
+  if (f != MapFrames::kNoFrame && !MapFrames::dense(f)) {  // a write-back buffer of a few entries
+    const uint32_t e = frames_->sparse_entry(f, off);
+    if (e != MapFrames::kUnknown) return e;
+  }
+  const uint32_t* nand = newest(page);
+  if (!MapFrames::dense(f)) return nand[off];
+  frames_->fill(f, nand);
+  return frames_->words(f)[off];
 }
 
 // The observer hears of the change after it is made: what it does (HPB's dirty marking and
 // signing, and their charge_cycles) follows the map update's own work, not inside it.
 void L2pMap::set(uint64_t lba, uint32_t value) {
   if (watcher_) watcher_->on_map_change(lba, value);
-  store(lba, value);
+  if (shadow_) shadow_->set(lba, value);
+  if (whole_) {
+    whole_->set(lba, value);
+  } else if (is_cached(value)) {
+    cached_.put(lba, value);
+  } else {
+    cached_.erase(lba);
+    const uint32_t page = page_of(lba);
+    const uint32_t had = frames_->frame_of(page);
+    if (fill_) fill_->set(lba, value);
+    if (!fill_ || had != MapFrames::kNoFrame) {
+      // Outside the cache (recovery) the page gets a frame its write-back takes; a write-back
+      // buffer of a few entries becomes a frame again.
+      if (had == MapFrames::kNoFrame) ++stats_.detached_frames;
+      frames_->set(frames_->attach(page), offset_of(lba), value);
+    }
+  }
   if (observer_) observer_->on_map_change(lba, value);
 }
 
-void L2pMap::store(uint64_t lba, uint32_t value) {
-  Chunk& c = chunks_[lba / kEntriesPerChunk];
-  const uint32_t off = uint32_t(lba % kEntriesPerChunk);
-  if (c.dense) {
-    c.dense[off] = value;
-    return;
-  }
-  if (!c.allocated) {
-    if (value == kUnmapped) return;
-    c.allocated = true;
-    ++chunks_allocated_;
-  }
-  set_compact(c, off, value);
-  if (c.runs.size() > kMaxRuns) make_dense(c);
+bool L2pMap::recover(uint64_t lba, uint32_t value) {
+  if (shadow_) shadow_->set(lba, value);
+  if (lookup(lba) == value) return false;
+  set(lba, value);
+  return true;
 }
 
 void L2pMap::entries(uint64_t first, uint32_t* out, uint32_t count) const {
+  if (whole_) {
+    whole_->entries(first, out, count);
+    return;
+  }
+  page_entries(first, out, count);
+  const uint64_t end = std::min(first + count, logical_blocks_);
+  if (cached_.size())
+    for (uint64_t lba = first; lba < end; ++lba) {
+      const uint32_t e = cached_.find(lba);
+      if (e != CachedEntries::kNone) out[lba - first] = e;
+    }
+  if (shadow_)
+    for (uint64_t lba = first; lba < end; ++lba) check(lba, out[lba - first]);
+}
+
+void L2pMap::page_entries(uint64_t first, uint32_t* out, uint32_t count, const uint32_t* nand) const {
+  if (whole_) {  // (the whole map holds the cached entries too: the write cache resolves them)
+    whole_->entries(first, out, count);
+    return;
+  }
   const uint64_t end = std::min(first + count, logical_blocks_);
   uint64_t lba = first;
   while (lba < end) {
-    const Chunk& c = chunks_[lba / kEntriesPerChunk];
-    const uint64_t base = lba - lba % kEntriesPerChunk;
-    const uint64_t stop = std::min(end, base + kEntriesPerChunk);
-    if (c.dense) {
-      std::copy(c.dense.get() + (lba - base), c.dense.get() + (stop - base), out + (lba - first));
-    } else {
-      uint64_t at = lba;  // out is written up to here
-      for (const Run& r : c.runs) {
-        const uint64_t from = std::max<uint64_t>(base + r.off, at), to = std::min<uint64_t>(base + r.end(), stop);
-        if (from >= to) continue;
-        std::fill(out + (at - first), out + (from - first), kUnmapped);
-        for (uint64_t l = from; l < to; ++l) out[l - first] = r.value + uint32_t(l - base - r.off);
-        at = to;
+    const uint32_t page = page_of(lba), off = offset_of(lba);
+    const uint64_t stop = std::min<uint64_t>(end, lba + (epp_ - off));
+    const uint32_t n = uint32_t(stop - lba);
+    uint32_t* const o = out + (lba - first);
+    const uint32_t* const from_nand = nand ? nand + (lba - first) : nullptr;
+    const uint32_t f = frames_->frame_of(page);
+    const uint32_t* const known = MapFrames::dense(f) ? frames_->words(f) + off : nullptr;
+    if (fill_) {  // a precondition fill: its entries after the frames'
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t e = known ? known[i] : f != MapFrames::kNoFrame ? frames_->sparse_entry(f, off + i) : MapFrames::kUnknown;
+        if (e == MapFrames::kUnknown) e = fill_->get(lba + i);
+        if (e == kUnmapped) e = from_nand ? from_nand[i] : newest(page)[off + i];
+        o[i] = e;
       }
-      std::fill(out + (at - first), out + (stop - first), kUnmapped);
+    } else if (f != MapFrames::kNoFrame && !known) {  // a write-back buffer of a few entries on the copy
+      const uint32_t* const copy = from_nand ? from_nand : newest(page) + off;
+      if (copy != o) std::copy(copy, copy + n, o);
+      const MapFrames::Entries& e = frames_->sparse(f);
+      for (auto it = std::lower_bound(e.begin(), e.end(), std::make_pair(off, uint32_t(0))); it != e.end() && it->first < off + n; ++it)
+        o[it->first - off] = it->second;
+    } else if (!known) {
+      const uint32_t* const copy = from_nand ? from_nand : newest(page) + off;
+      if (copy != o) std::copy(copy, copy + n, o);
+    } else if (frames_->unknown(f) == 0) {
+      std::copy(known, known + n, o);
+    } else {
+      const uint32_t* const copy = from_nand ? from_nand : newest(page) + off;
+      for (uint32_t i = 0; i < n; ++i) o[i] = known[i] != MapFrames::kUnknown ? known[i] : copy[i];
     }
     lba = stop;
   }
   std::fill(out + (std::max(lba, first) - first), out + count, kUnmapped);  // past the device's end
 }
 
-void L2pMap::set_compact(Chunk& c, uint32_t off, uint32_t value) {
-  std::vector<Run>& runs = c.runs;
-  // The common case, a sequential write: extend the last run.
-  if (!runs.empty() && value != kUnmapped) {
-    Run& last = runs.back();
-    if (last.end() == off && last.value + last.len == value) {
-      ++last.len;
-      return;
-    }
-  }
-  // i: the first run starting after off; i - 1 may hold off.
-  size_t i = runs.empty() || off >= runs.back().off
-                 ? runs.size()
-                 : size_t(std::upper_bound(runs.begin(), runs.end(), off,
-                                           [](uint32_t o, const Run& r) { return o < r.off; }) -
-                          runs.begin());
-  if (i > 0 && off < runs[i - 1].end()) {
-    Run& r = runs[i - 1];
-    if (r.value + (off - r.off) == value) return;  // unchanged
-    // Take off out of r: r keeps [r.off, off), a new run the part after off.
-    const uint32_t end = r.end();
-    const uint32_t head = off - r.off;
-    if (off + 1 < end) {
-      const Run tail{uint16_t(off + 1), uint16_t(end - off - 1), r.value + head + 1};
-      runs.insert(runs.begin() + long(i), tail);
-    }
-    if (head) {
-      runs[i - 1].len = uint16_t(head);
-    } else {
-      runs.erase(runs.begin() + long(i - 1));
-      --i;
-    }
-  }
-  if (value == kUnmapped) return;
-  // Now no run holds off; runs[i - 1] ends at or before it, runs[i] starts after it.
-  const bool join_prev = i > 0 && runs[i - 1].end() == off && runs[i - 1].value + runs[i - 1].len == value;
-  const bool join_next = i < runs.size() && runs[i].off == off + 1 && runs[i].value == value + 1;
-  if (join_prev && join_next) {
-    runs[i - 1].len = uint16_t(runs[i - 1].len + 1 + runs[i].len);
-    runs.erase(runs.begin() + long(i));
-  } else if (join_prev) {
-    ++runs[i - 1].len;
-  } else if (join_next) {
-    runs[i].off = uint16_t(off);
-    runs[i].value = value;
-    ++runs[i].len;
-  } else {
-    // Grow by a quarter, not std::vector's doubling: a filled chunk's runs are most of the map.
-    if (runs.size() == runs.capacity()) runs.reserve(runs.size() + runs.size() / 4 + 4);
-    runs.insert(runs.begin() + long(i), Run{uint16_t(off), 1, value});
-  }
+void L2pMap::physical_range(uint64_t first, uint32_t count, uint32_t* out, uint32_t none) const {
+  entries(first, out, count);
+  for (uint32_t i = 0; i < count; ++i)
+    if (!is_physical(out[i])) out[i] = none;
 }
 
-void L2pMap::make_dense(Chunk& c) {
-  c.dense.reset(new uint32_t[kEntriesPerChunk]);
-  std::fill_n(c.dense.get(), kEntriesPerChunk, kUnmapped);
-  for (const Run& r : c.runs)
-    for (uint32_t k = 0; k < r.len; ++k) c.dense[r.off + k] = r.value + k;
-  std::vector<Run>().swap(c.runs);
-  ++chunks_dense_;
+void L2pMap::check(uint64_t lba, uint32_t e) const {
+  ++stats_.verified_gets;
+  const uint32_t expected = shadow_->get(lba);
+  if (e == expected) return;
+  if (!stats_.get_mismatches)
+    first_mismatch_ = "LBA " + std::to_string(lba) + ": map " + std::to_string(e) + ", shadow " + std::to_string(expected);
+  ++stats_.get_mismatches;
 }
 
-uint64_t L2pMap::bytes() const {
-  uint64_t b = 0;
-  for (const Chunk& c : chunks_)
-    b += c.dense ? uint64_t(kEntriesPerChunk) * sizeof(uint32_t) : c.runs.capacity() * sizeof(Run);
-  return b;
+uint64_t L2pMap::whole_map_bytes() const {
+  if (whole_) return whole_->heap_bytes();
+  return shadow_ ? shadow_->heap_bytes() : 0;
+}
+
+uint64_t L2pMap::table_bytes() const {
+  if (!frames_) return 0;
+  return frames_->table_bytes() + cached_.bytes() + uint64_t(epp_) * sizeof(uint32_t);  // the peek buffer
 }
 
 }  // namespace ufs

@@ -1,7 +1,7 @@
 // The SRAM cache of L2P map pages (translation pages) in a DRAM-less device.
 // One map page = one NAND page of 4-byte entries (16 KiB -> 4096 entries ->
-// 16 MiB of LBAs). The cache tracks residency and dirty state; the entries' values
-// live in L2pMap (the firmware's view of the table).
+// 16 MiB of LBAs). The cache tracks residency and dirty state; a resident page's
+// entries live in its frame (ftl/map_frames.h, behind ftl/l2p_map.h).
 //
 // Replacement as plug-ins (firmware.map_cache_policy names one): the cache tells its
 // MapCacheReplacement which pages became resident and which were used, and asks it for

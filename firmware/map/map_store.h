@@ -1,9 +1,11 @@
 // The L2P map's store in a DRAM-less device: the directory of map pages on NAND (where
 // each page's newest copy is, and its program sequence) and the SRAM cache of map pages
-// (ftl/map_cache.h). Lookups of a host read wait for their pages' loads from NAND (one
-// load per page, however many wait); an update makes its page resident without a load
-// (merged with the NAND copy when written back) and dirty; a dirty page evicted goes to
-// the map writer. With firmware.map_cache false the whole map is resident: nothing waits.
+// (ftl/map_cache.h), whose resident pages hold their entries in frames (ftl/l2p_map.h).
+// Lookups of a host read wait for their pages' loads from NAND (one load per page, however
+// many wait); a load's entries fill the page's frame. An update makes its page resident
+// without a load (merged with the NAND copy when written back) and dirty; a dirty page
+// evicted goes to the map writer. With firmware.map_cache false the whole map is resident:
+// nothing waits.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -44,7 +46,11 @@ class MapLoadListener {
 class MapPageSource {
  public:
   virtual ~MapPageSource() = default;
-  virtual void nand_entries(uint32_t page, uint32_t* out, uint32_t count) const = 0;
+  // The map's entries of the page (L2pMap::entries; `nand`: a copy just read, for entries the
+  // firmware's RAM does not hold), the cached ones resolved.
+  virtual void nand_entries(uint32_t page, uint32_t* out, uint32_t count, const uint32_t* nand = nullptr) const = 0;
+  // Cached entries among the page's `out` (kCachedFlag | slot) replaced by their NAND copies.
+  virtual void resolve_cached(uint32_t page, uint32_t* out, uint32_t count) const = 0;
 };
 
 // Takes a dirty page out of SRAM back to NAND (the map writer).
@@ -63,14 +69,17 @@ struct MapStoreStats {
   uint64_t verified = 0;       // every entry unchanged since that copy was programmed equals the map's
   uint64_t entries = 0;        // entries compared (the others changed since)
   uint64_t mismatches = 0;     // an entry differs (first_mismatch says where)
+  uint64_t stale_loads = 0;    // a newer copy landed while the page was loading: the frame takes that one
+  uint64_t peek_no_words = 0;  // a peeked copy held no words (read as unmapped)
   uint64_t intact = 0;         // a newer copy was being programmed: this one read back as it was programmed
   uint64_t older = 0;          // ... and this one too old to be remembered (not compared)
   uint64_t no_entries = 0;     // the copy carries no entries (none expected: every copy is programmed with them)
 };
 
-class MapStore : public FlashClient, public MapLookups, private L2pObserver {
+class MapStore : public FlashClient, public MapLookups, public MapPageReader, private L2pObserver {
  public:
-  MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, uint64_t logical_blocks,
+  // The map keeps its entries in the cache's frames (L2pMap::use_frames) when the map cache is on.
+  MapStore(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, L2pMap& map,
            const BlockLayout& layout, FlashPort& flash);
   void set_dirty_sink(DirtyPageSink& sink) { sink_ = &sink; }
   void set_miss_listener(MapMissListener* l) { miss_listener_ = l; }
@@ -92,7 +101,13 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   // The directory: the PPA of a page's first sector on NAND (L2pMap::kUnmapped: none yet).
   uint32_t location(uint32_t page) const { return dir_[page]; }
   uint64_t sequence(uint32_t page) const { return dir_seq_[page]; }
-  void set_location(uint32_t page, uint32_t ppa, uint64_t seq) { dir_[page] = ppa; dir_seq_[page] = seq; }
+  void set_location(uint32_t page, uint32_t ppa, uint64_t seq) {
+    dir_[page] = ppa;
+    dir_seq_[page] = seq;
+    map_.nand_copy_moved(page);
+  }
+  // MapPageReader: the newest copy's entries, in zero time (Hal::peek_map_words).
+  void read_newest(uint32_t page, uint32_t* out) override;
   // SRAM state the writer needs: a page fully in SRAM needs no merge read; written back, it is clean.
   bool in_sram(uint32_t page) const { return cache_->resident(page) && cache_->loaded(page); }
   bool resident_dirty(uint32_t page) const { return cache_->resident(page) && cache_->dirty(page); }
@@ -102,14 +117,18 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   // replacement order, the load waiters; and the cache's frames (the L2P SRAM).
   uint64_t directory_bytes() const;
   uint64_t frame_bytes() const { return cache_ ? uint64_t(cache_->capacity()) * page_bytes_ : 0; }
+  // Frames beyond the cache's (write-back buffers of pages evicted with a write-back pending,
+  // detached frames), the sparse write-back buffers and the loads' buffers: their most at once.
+  uint64_t buffer_bytes() const;
 
   // What the map pages hold (issue 20): the map writer programs each map page's entries with
   // the page, so the map pages on NAND carry them.
   void set_source(const MapPageSource& source) { source_ = &source; }
   const MapPageSource* source() const { return source_; }
-  // firmware.map_verify: every load reads the entries back and checks them against the map when
-  // nothing in the page changed since that copy was programmed (set_source first).
-  void verify_with(L2pMap& map);
+  // firmware.map_verify: the map keeps a whole-map shadow that checks every lookup, and every
+  // load's entries are checked against it when nothing in the page changed since that copy was
+  // programmed (set_source first).
+  void verify_with();
   bool verifying() const { return verifying_; }
   // The map writer programs `page` with sequence `seq`: its entries as they are now (`words`).
   void snapshot(uint32_t page, uint64_t seq, const uint32_t* words);
@@ -119,15 +138,23 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   void visit_stats(StatsVisitor& v) const;
 
  private:
-  void install(uint32_t page, bool loaded);
+  // `words`: the entries a load brought (the page's frame takes them).
+  void install(uint32_t page, bool loaded, std::unique_ptr<uint32_t[]>* words = nullptr);
   void load(uint32_t page);
   void on_flash_done(uint64_t page, const FlashCompletion& c) override;  // a load is in
   void on_map_change(uint64_t lba, uint32_t) override { changed_[lba / 64] |= 1ull << (lba % 64); }
-  void verify(uint32_t page);
+  void verify(uint32_t page, uint64_t load_seq, const uint32_t* words);
+  // A load's entries (its page, the directory's sequence when it was issued).
+  struct LoadBuffer {
+    uint32_t page = 0;
+    uint64_t seq = 0;
+    std::unique_ptr<uint32_t[]> words;  // entries_per_page; a new frame takes it (MapFrames::set_resident)
+  };
   static uint64_t hash(const uint32_t* words, uint32_t count);
   void note_mismatch(uint32_t page, const std::string& what);
   Hal& hal_;
   const FirmwareParams& params_;
+  L2pMap& map_;
   const BlockLayout& layout_;
   FlashPort& flash_;
   uint32_t client_;
@@ -150,8 +177,9 @@ class MapStore : public FlashClient, public MapLookups, private L2pObserver {
   bool verifying_ = false;
   std::vector<uint64_t> changed_;                  // per LBA: its entry changed since its page's last snapshot
   uint32_t words_per_page_bits_ = 0;               // changed_ words per map page
-  std::vector<uint64_t> snap_seq_, load_seq_;      // per page: last snapshot's sequence, the loaded copy's
-  std::vector<std::vector<uint32_t>> load_words_;  // per page being loaded: its entries from NAND
+  std::vector<uint64_t> snap_seq_;                 // per page: last snapshot's sequence
+  std::vector<LoadBuffer> loads_;                  // loads in flight and spare buffers (the first loading_)
+  uint32_t loading_ = 0;
   std::vector<std::array<std::pair<uint64_t, uint64_t>, 8>> programmed_;  // per page: last copies' (seq, hash)
   std::string first_mismatch_;
 };

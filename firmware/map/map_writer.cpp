@@ -7,9 +7,9 @@ namespace ufs {
 
 MapWriter::MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
                      FlashPort& flash, MapStore& store, UnitPlacer& placer, ObsoleteCopyListener& obsolete,
-                     FreeSpaceListener& space)
+                     FreeSpaceListener& space, L2pMap& map)
     : hal_(hal), params_(params), spp_(geometry.sectors_per_page()), page_bytes_(geometry.page_bytes),
-      blocks_(blocks), flash_(flash), client_(flash.attach(*this)), store_(store), placer_(placer),
+      blocks_(blocks), flash_(flash), client_(flash.attach(*this)), store_(store), map_(map), placer_(placer),
       obsolete_(obsolete), space_(space) {
   if (!store.enabled()) return;
   queued_.assign(store.pages(), 0);
@@ -24,9 +24,14 @@ MapWriter::MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry
 // A page waits once: its write-back programs whatever the page holds by then.
 void MapWriter::write_back(uint32_t page) {
   if (queued_[page]) return;
+  enqueue(page);
+  flush(false);
+}
+
+void MapWriter::enqueue(uint32_t page) {
   queued_[page] = 1;
   queue_.push_back(page);
-  flush(false);
+  map_.hold_page(page);
 }
 
 // Two of the units are kept for GC relocations, so cleaning a map block never waits
@@ -52,7 +57,7 @@ void MapWriter::flush(bool force) {
     while (u.pages.size() < params_.program_pages && !queue_.empty()) {
       const uint32_t page = queue_.front();
       queue_.pop_front();
-      if (!queued_[page]) continue;  // taken over by a GC relocation meanwhile
+      if (!queued_[page]) { map_.release_page(page); continue; }  // taken over by a GC relocation meanwhile
       queued_[page] = 0;
       u.pages.push_back(page);
     }
@@ -78,14 +83,21 @@ void MapWriter::flush_relocations(uint32_t die) {
   }
 }
 
-// A page not (fully) in SRAM is merged with its NAND copy before it is written back.
+// A page not (fully) in SRAM is merged with its NAND copy before it is written back: the copy's
+// entries are read into the unit's buffer, where the program's entries are then made.
 void MapWriter::start(uint32_t unit) {
   Unit& u = units_[unit];
-  for (uint32_t page : u.pages) {
+  u.merged.assign(u.pages.size(), 0);
+  const uint32_t per_page = page_bytes_ / 4;
+  for (uint32_t p = 0; p < u.pages.size(); ++p) {
+    const uint32_t page = u.pages[p];
     const uint32_t at = store_.location(page);
     if (store_.in_sram(page) || at == L2pMap::kUnmapped) continue;
+    uint32_t* const words = unit_words_[unit].data() + size_t(p) * per_page;
+    words[0] = MapFrames::kUnknown;  // still there after the read: the copy carried no entries
+    u.merged[p] = 1;
     flash_.read(client_, unit, blocks_.layout().address_of(blocks_.layout().block_of(at), blocks_.layout().page_of(at)), 0, spp_, kL2pSramBase,
-                uint8_t(params_.map_read_priority));
+                uint8_t(params_.map_read_priority), words, per_page);
     ++u.pending_reads;
     ++stats_.merge_reads;
   }
@@ -130,7 +142,9 @@ void MapWriter::program(uint32_t unit) {
       std::fill_n(page_words, per_page, L2pMap::kUnmapped);
       continue;
     }
-    store_.source()->nand_entries(mu.pages[p], page_words, per_page);
+    // The frame's entries, the rest from the merge read (or, none, the newest copy, peeked).
+    const bool merged = mu.merged[p] && page_words[0] != MapFrames::kUnknown;
+    store_.source()->nand_entries(mu.pages[p], page_words, per_page, merged ? page_words : nullptr);
     store_.snapshot(mu.pages[p], mu.seq, page_words);  // firmware.map_verify: what this copy holds
   }
   uint32_t* const words = w.data();
@@ -156,13 +170,14 @@ void MapWriter::programmed(uint32_t unit, FlashStatus status) {
   }
   for (uint32_t p = 0; p < mu.pages.size(); ++p) {
     const uint32_t page = mu.pages[p];
-    if (mu.seq < store_.sequence(page)) continue;  // a newer copy already landed
+    if (mu.seq < store_.sequence(page)) { map_.release_page(page); continue; }  // a newer copy already landed
     const uint32_t old = store_.location(page);
     const uint32_t ppa = blocks_.layout().ppa(mu.block, mu.page + p, 0);
     store_.set_location(page, ppa, mu.seq);
     for (uint32_t s = 0; s < spp_; ++s) blocks_.mark_valid(ppa + s);
     if (old != L2pMap::kUnmapped)
       for (uint32_t s = 0; s < spp_; ++s) obsolete_.copy_obsolete(old + s);
+    map_.release_page(page);  // on NAND now: its frame may go
   }
   mu.busy = false;
   for (uint32_t die = 0; die < relocations_.size(); ++die) flush_relocations(die);
@@ -176,6 +191,7 @@ void MapWriter::relocate_block(uint32_t die, uint32_t victim) {
     store_.written_back(page);  // the rewrite carries its updates
     queued_[page] = 0;          // and replaces a pending write-back
     relocations_[die].push_back(page);
+    map_.hold_page(page);
     ++stats_.relocations;
   }
   flush_relocations(die);
@@ -187,8 +203,7 @@ void MapWriter::write_back_dirty() {
   for (uint32_t page = 0; page < store_.pages(); ++page) {
     if (!store_.resident_dirty(page) || queued_[page]) continue;
     store_.written_back(page);
-    queued_[page] = 1;
-    queue_.push_back(page);
+    enqueue(page);
     ++stats_.idle_writebacks;
   }
   flush(true);

@@ -31,7 +31,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
  public:
   MapWriter(Hal& hal, const FirmwareParams& params, const FlashGeometry& geometry, BlockManager& blocks,
             FlashPort& flash, MapStore& store, UnitPlacer& placer, ObsoleteCopyListener& obsolete,
-            FreeSpaceListener& space);
+            FreeSpaceListener& space, L2pMap& map);
 
   void write_back(uint32_t page) override;  // a dirty page leaves SRAM: it waits once
   // GC of a map block on `die`: its live pages are rewritten; the block empties as they land.
@@ -58,6 +58,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
     bool busy = false;
     std::vector<uint32_t> pages;    // map page ids
     uint32_t pending_reads = 0;     // merge reads still to come
+    std::vector<uint8_t> merged;    // per page: its NAND copy was read into the unit's buffer
     uint32_t block = BlockManager::kNoBlock, page = 0;
     uint64_t seq = 0;
     uint32_t reloc_die = kNone;     // GC relocation of a map block on this die (else a plain write-back)
@@ -69,6 +70,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   void program(uint32_t unit);
   void programmed(uint32_t unit, FlashStatus status);
   void on_flash_done(uint64_t unit, const FlashCompletion& c) override;
+  void enqueue(uint32_t page);  // queue_, the page's frame held until its write-back lands
 
   Hal& hal_;
   const FirmwareParams& params_;
@@ -77,6 +79,7 @@ class MapWriter : public FlashClient, public DirtyPageSink, public MapBlockClean
   FlashPort& flash_;
   uint32_t client_;
   MapStore& store_;
+  L2pMap& map_;  // the frames a pending write-back holds (ftl/map_frames.h)
   UnitPlacer& placer_;
   ObsoleteCopyListener& obsolete_;
   FreeSpaceListener& space_;

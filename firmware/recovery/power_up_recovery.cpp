@@ -106,7 +106,6 @@ bool PowerUpRecovery::start_loads() {
     loading_.assign(dies, 0);
     in_flight_.resize(dies);
     words_.resize(dies);
-    current_.resize(scan_->entries_per_page());
     replayed_.assign(map_store_.pages(), 0);
   }
   const uint64_t per_page = scan_->entries_per_page();
@@ -125,7 +124,7 @@ bool PowerUpRecovery::start_loads() {
     const uint64_t first = uint64_t(mp) * per_page, end = std::min(first + per_page, logical_blocks_);
     for (uint64_t lba = first; lba < end; ++lba) {
       const RecoveryScan::Replayed& r = scan_->replayed_entry(lba);
-      if (r.data_seq) install(lba, r.ppa, map_.get(lba));
+      if (r.data_seq) install(lba, r.ppa);
     }
   }
   if (loads_left_ == 0) return false;
@@ -163,7 +162,6 @@ void PowerUpRecovery::copy_loaded(uint32_t die, const LoadRead& load, FlashStatu
   const bool entries = status == FlashStatus::Ok && !L2pMap::is_cached(w[0]);
   if (!entries) ++stats_.no_entries;
   hal_.l2p_sram_access(uint32_t(per_page * 4), true);
-  map_.entries(first, current_.data(), uint32_t(end - first));  // what the map says now
   for (uint64_t lba = first; lba < end; ++lba) {
     uint32_t e = entries ? w[lba - first] : L2pMap::kUnmapped;
     if (e != L2pMap::kUnmapped && scan_->gone(e, mp)) {
@@ -182,7 +180,7 @@ void PowerUpRecovery::copy_loaded(uint32_t die, const LoadRead& load, FlashStatu
       }
       e = r.ppa;
     }
-    install(lba, e, current_[lba - first]);
+    install(lba, e);
   }
 }
 
@@ -194,13 +192,14 @@ void PowerUpRecovery::checked(const LoadRead& r, FlashStatus status, const PageO
   const bool named = status == FlashStatus::Ok && oob.kind == PageKind::UserData && oob.lba[s] == r.lba;
   const bool copy_newer = named && (oob.data_sequence(s) > rep.data_seq ||
                                     (oob.data_sequence(s) == rep.data_seq && oob.sequence > rep.prog_seq));
-  install(r.lba, copy_newer ? r.ppa : rep.ppa, map_.get(r.lba));
+  install(r.lba, copy_newer ? r.ppa : rep.ppa);
 }
 
-// Only an entry that differs from what the map says is set (the map pages recovery changes
-// are written back after it); every mapped one counts valid.
-void PowerUpRecovery::install(uint64_t lba, uint32_t ppa, uint32_t current) {
-  if (ppa != current) map_.set(lba, ppa);
+// Only an entry that differs from what the map says is set (L2pMap::recover: the map pages
+// recovery changes are written back after it; map_verify's shadow takes every one); every
+// mapped one counts valid.
+void PowerUpRecovery::install(uint64_t lba, uint32_t ppa) {
+  map_.recover(lba, ppa);
   if (ppa == L2pMap::kUnmapped) return;
   blocks_.mark_valid(ppa);
   ++recovered_;
@@ -228,7 +227,6 @@ void PowerUpRecovery::finish() {
   loading_.clear();
   in_flight_.clear();
   words_.clear();
-  current_.clear();
   replayed_.clear();
   listener_.recovery_finished(replayed);
 }

@@ -82,7 +82,7 @@ class PowerUpRecovery : private FlashClient {
   void issue_load(uint32_t die);
   void copy_loaded(uint32_t die, const LoadRead& r, FlashStatus status);
   void checked(const LoadRead& r, FlashStatus status, const PageOob& oob);
-  void install(uint64_t lba, uint32_t ppa, uint32_t current);
+  void install(uint64_t lba, uint32_t ppa);
   void finish();
   void rebuild_blocks();
   void rebuild_map_directory();
@@ -107,7 +107,6 @@ class PowerUpRecovery : private FlashClient {
   std::vector<uint8_t> loading_;              // per die: a read in flight
   std::vector<LoadRead> in_flight_;           // per die: that read
   std::vector<std::vector<uint32_t>> words_;  // per die: the map page copy read (its entries)
-  std::vector<uint32_t> current_;             // a page's entries as the map says them now
   uint64_t loads_left_ = 0;                   // pass 3's reads queued or in flight
   std::vector<uint8_t> replayed_;             // per map page: to be written back
   uint64_t recovered_ = 0;

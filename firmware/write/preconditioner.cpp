@@ -29,9 +29,11 @@ void Preconditioner::fill(uint64_t first_lba, uint64_t count, FlashBackdoor& bac
   oobs_.assign(std::max(unit_sectors_ / spp_, params_.program_pages), PageOob{});
   placement_.set_preconditioning(true);
   const uint64_t end = std::min(first_lba + count, logical_blocks_);
+  map_.begin_fill();  // the fill's entries wait in a transient map until their map pages are written
   if (hybrid_) fill_hybrid(first_lba, end, backdoor);
   else if (end > first_lba) fill_units(first_lba, end, backdoor);
   if (store_.enabled() && end > first_lba) fill_map_pages(first_lba, end, backdoor);
+  map_.end_fill();
   placement_.set_preconditioning(false);
 }
 

@@ -72,18 +72,24 @@ void WriteCache::take_undurable(std::vector<std::pair<uint8_t, bool>>& waiting) 
   }
 }
 
-void WriteCache::nand_entries(uint32_t page, uint32_t* out, uint32_t count) const {
+void WriteCache::nand_entries(uint32_t page, uint32_t* out, uint32_t count, const uint32_t* nand) const {
+  map_.page_entries(uint64_t(page) * count, out, count, nand);
+  resolve_cached(page, out, count);
+}
+
+void WriteCache::resolve_cached(uint32_t page, uint32_t* out, uint32_t count) const {
   const uint64_t first = uint64_t(page) * count;
-  map_.entries(first, out, count);
   // A cached entry names the slot holding its LBA: the cache's slots (fewer than a map page's
-  // entries) find them, each entry equal to its slot's name. (Stale LBAs of slots the map no
-  // longer names match nothing, or, hybrid, match an entry of another unit's slot: that entry is
-  // cached all the same, and old_ppa_of finds its own slot.)
+  // entries) find them, each LBA's write-cache entry equal to its slot's name. (Stale LBAs of
+  // slots the map no longer names match nothing, or, hybrid, match an entry of another unit's
+  // slot: that entry is cached all the same, and old_ppa_of finds its own slot.)
   for (const CacheUnits::Unit& u : table_.units_) {
     if (u.absorbed) continue;  // hybrid: a large unit's slot, visited with it
     for (uint32_t pos = 0; pos < u.lbas.size(); ++pos) {
       const uint64_t i = u.lbas[pos] - first;  // (kNoLba: far out of range)
-      if (i < count && out[i] == L2pMap::cached(u.first_slot + pos)) out[i] = table_.old_ppa_of(out[i]);
+      if (i >= count) continue;
+      const uint32_t e = map_.cached_entry(u.lbas[pos]);
+      if (e == L2pMap::cached(u.first_slot + pos)) out[i] = table_.old_ppa_of(e);
     }
   }
 }

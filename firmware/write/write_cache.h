@@ -82,7 +82,8 @@ class WriteCache final : public FlashClient, public ObsoleteCopyListener, public
   // A NAND copy (map entry) is no longer the live one: its sector stops counting as valid.
   void copy_obsolete(uint32_t entry) override;
   // A map page's entries as NAND holds them: a cached LBA's entry is its superseded NAND copy.
-  void nand_entries(uint32_t page, uint32_t* out, uint32_t count) const override;
+  void nand_entries(uint32_t page, uint32_t* out, uint32_t count, const uint32_t* nand = nullptr) const override;
+  void resolve_cached(uint32_t page, uint32_t* out, uint32_t count) const override;
   // SYNCHRONIZE CACHE: `tag` waits for every host unit sealed or programming; how many.
   uint32_t wait_for_host_units(uint8_t tag);
   // Write protection: the commands waiting for sealed units that will never be programmed

@@ -14,9 +14,9 @@ WritePath::WritePath(Hal& hal, const FirmwareParams& params, const FlashGeometry
                       alloc_, shares_.get()),
       writes_(hal, params, geometry, logical_blocks, l.table, l.latency, l.map, l.store, alloc_, shares_.get(), l.blocks,
               cache_, fill_, l.protection),
-      map_writer_(hal, params, geometry, l.blocks, l.flash, l.store, placement_, cache_, l.space) {
+      map_writer_(hal, params, geometry, l.blocks, l.flash, l.store, placement_, cache_, l.space, l.map) {
   l.store.set_source(cache_);  // the map pages carry their entries
-  if (params.map_verify) l.store.verify_with(l.map);
+  if (params.map_verify) l.store.verify_with();
   cache_.set_durability_listener(&writes_);
   cache_.set_freed_listener(&writes_);
 }

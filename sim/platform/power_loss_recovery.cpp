@@ -162,6 +162,13 @@ PowerLossReport PowerLossRecovery::run(const Scoreboard* scoreboard) {
     }
   }
   report.durable_blocks = scoreboard->durable_blocks();
+  const L2pMap& map = firmware_->ftl().map();
+  if (map.verifying()) {
+    report.map_verified = true;
+    report.map_lookups = map.stats().verified_gets;
+    report.map_lookup_mismatches = map.stats().get_mismatches;
+    report.map_first_mismatch = map.first_mismatch();
+  }
   return report;
 }
 

@@ -32,6 +32,12 @@ struct PowerLossReport {
   uint64_t no_entries = 0;          // map page copies without entries
   uint64_t recovered_lbas = 0;
   uint64_t checked_blocks = 0;     // blocks read back and checked
+  // firmware.map_verify: the recovered firmware's map lookups (recovery and read-back) checked
+  // against its whole-map shadow (ftl/l2p_map.h), and those that differed.
+  bool map_verified = false;
+  uint64_t map_lookups = 0;
+  uint64_t map_lookup_mismatches = 0;
+  std::string map_first_mismatch;
   uint64_t durable_blocks = 0;     // of which the scoreboard held a durable version
   uint64_t lost = 0;               // durable blocks that read back erased
   uint64_t wrong = 0;              // blocks that read back an older or foreign version

@@ -290,9 +290,9 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
 
   // The firmware's RAM against the controller's SRAM (issue 20, core/firmware_ram.h): the
   // bounded tables in memory.firmware_sram_kib (the run stopped at start if they did not
-  // fit), the map cache's frames in memory.l2p_sram_kib; apart, what the host-compiled
-  // firmware keeps that the controller would not (the full-map shadow) and the recovery
-  // scan's tables (only after a power loss).
+  // fit), the map cache's frames in memory.l2p_sram_kib; apart, a whole map in the host's
+  // heap (only without a map cache, or firmware.map_verify's shadow) and the recovery scan's
+  // tables (only after a power loss).
   {
     const FirmwareRam ram = p.firmware().ram();
     auto kib = [](uint64_t bytes) { return double(bytes) / 1024.0; };
@@ -337,7 +337,7 @@ nlohmann::json RunStatistics::to_json(UfsPlatform& p, uint64_t end_ps, double wa
     c["sram_wait_cycles"] = p.config().cpu.sram_wait_cycles;
     c["heap_used_mib"] = double(iss->heap_used_bytes()) / 1048576.0;
     // The heap's high-water mark on the core (sbrk's top); the host-side instance whose tables
-    // were checked never ran, so its map shadow is not this run's (the heap holds that).
+    // were checked never ran, so its whole map (if any) is not this run's (the heap holds that).
     j["firmware_ram"]["iss_heap_kib"] = double(iss->heap_used_bytes()) / 1024.0;
     j["firmware_ram"].erase("map_shadow_kib");
     c["heap_mib"] = p.config().cpu.iss_heap_mib;

@@ -378,6 +378,11 @@ RunResult run_simulation(const RunOptions& o) {
         {"lost", rep.lost},
         {"wrong", rep.wrong},
         {"first_problem", rep.first_problem}};
+    if (rep.map_verified) {
+      result.stats["power_loss"]["map_lookups"] = rep.map_lookups;
+      result.stats["power_loss"]["map_lookup_mismatches"] = rep.map_lookup_mismatches;
+      if (rep.map_lookup_mismatches) result.stats["power_loss"]["map_first_mismatch"] = rep.map_first_mismatch;
+    }
     result.mismatches += rep.lost + rep.wrong;
     if (!o.quiet)
       std::printf("power loss at %.3f ms: %llu torn pages; recovery %.3f ms (%llu page reads, %llu LBAs); "

@@ -20,7 +20,7 @@ struct Rig : PartFixture {
   LatencySplit latency{256};
   CommandTable table{hw, 600, 500, latency};
   L2pMap map{4096};
-  MapStore store{hw, params, geo, 4096, blocks.layout(), flash};
+  MapStore store{hw, params, geo, map, blocks.layout(), flash};
   NoMisses lookups;
   ReadEngine reads{hw, params, 48, table, latency, map, blocks.layout(), flash, lookups};
   HpbFtlPort port{hw, 4096, map, table, reads, store, latency};

@@ -62,10 +62,21 @@ struct Gc : ObsoleteCopyListener, FreeSpaceListener {
 
 // Map page p's entries: p * 10000 + i (unmapped past the device's 40000 LBAs).
 struct Source : MapPageSource {
-  void nand_entries(uint32_t page, uint32_t* out, uint32_t count) const override {
+  void nand_entries(uint32_t page, uint32_t* out, uint32_t count, const uint32_t* = nullptr) const override {
     for (uint32_t i = 0; i < count; ++i)
       out[i] = uint64_t(page) * count + i < 40000 ? page * 10000 + i : L2pMap::kUnmapped;
   }
+  void resolve_cached(uint32_t, uint32_t*, uint32_t) const override {}
+};
+
+// The map's own entries (no write cache in this rig): what L2pMap holds for the page.
+struct MapSource : MapPageSource {
+  const L2pMap& map;
+  explicit MapSource(const L2pMap& m) : map(m) {}
+  void nand_entries(uint32_t page, uint32_t* out, uint32_t count, const uint32_t* nand) const override {
+    map.page_entries(uint64_t(page) * count, out, count, nand);
+  }
+  void resolve_cached(uint32_t, uint32_t*, uint32_t) const override {}
 };
 
 struct Rig {
@@ -86,9 +97,9 @@ struct Rig {
   explicit Rig(uint32_t sram_pages, bool map_cache = true) {
     params.map_cache = map_cache;
     params.l2p_sram_kib = sram_pages * 16;
-    store = std::make_unique<MapStore>(hw, params, geo, 40000, blocks.layout(), flash);
+    store = std::make_unique<MapStore>(hw, params, geo, map, blocks.layout(), flash);
     store->set_source(source);
-    writer = std::make_unique<MapWriter>(hw, params, geo, blocks, flash, *store, placer, gc, gc);
+    writer = std::make_unique<MapWriter>(hw, params, geo, blocks, flash, *store, placer, gc, gc, map);
     store->set_dirty_sink(sink_to_writer ? static_cast<DirtyPageSink&>(*writer) : listener);
     store->set_load_listener(&listener);
     store->set_miss_listener(&listener);
@@ -97,7 +108,7 @@ struct Rig {
   }
   bool sink_to_writer = false;
   // Map page `page` on NAND in block `block` (its directory entry), as a program would leave it.
-  void on_nand(uint32_t page, uint32_t block, uint32_t at_page, uint64_t seq) {
+  void on_nand(uint32_t page, uint32_t block, uint32_t at_page, uint64_t seq, const uint32_t* words = nullptr) {
     const uint32_t ppa = blocks.layout().ppa(block, at_page, 0);
     store->set_location(page, ppa, seq);
     for (uint32_t s = 0; s < 4; ++s) blocks.mark_valid(ppa + s);
@@ -106,7 +117,7 @@ struct Rig {
     std::vector<SectorStamp> stamps(4);
     PageOob oob;
     oob.kind = PageKind::MapData;
-    hw.preload_pages(blocks.layout().address_of(block, at_page), 1, stamps.data(), &oob);
+    hw.preload_pages(blocks.layout().address_of(block, at_page), 1, stamps.data(), &oob, words, words ? 4096 : 0);
   }
 };
 }  // namespace
@@ -260,6 +271,52 @@ TEST_CASE("Map writer: a failed program retires the block and goes elsewhere, no
   CHECK(r.placer.asked.size() == 3);  // refused, failed, placed again
   CHECK(r.writer->stats().page_writes == 6);
   CHECK(r.store->location(0) != L2pMap::kUnmapped);
+}
+
+TEST_CASE("Map writer: a page evicted dirty goes to NAND from its frame merged with its copy's entries, a load fills a frame",
+          "[firmware][map-store]") {
+  Rig r(2);
+  MapSource source(r.map);
+  r.store->set_source(source);
+  r.store->set_dirty_sink(*r.writer);
+  std::vector<uint32_t> copy(4096);
+  for (uint32_t i = 0; i < 4096; ++i) copy[i] = 50000 + i;
+  r.on_nand(0, 3, 0, 5, copy.data());
+  r.flash.restart_sequence(10);
+  r.store->updated(10);  // an update miss: page 0 resident, not loaded, its entries unknown
+  r.map.set(10, 999);
+  r.store->updated(4096);
+  r.map.set(4096, 1);
+  r.store->updated(2 * 4096);  // page 0 leaves dirty: its one known entry waits for the write-back
+  r.map.set(2 * 4096, 2);
+  CHECK(r.map.frames()->in_use() == 2);
+  CHECK(!MapFrames::dense(r.map.frames()->frame_of(0)));
+  CHECK(r.map.get(10) == 999);
+  r.writer->write_back_dirty();  // idle: pages 1 and 2 join page 0's unit
+  r.hw.run();
+  CHECK(r.writer->stats().merge_reads == 1);
+  CHECK(r.hw.map_peeks() == 0);  // the merge read brought the entries the frame did not know
+  const uint32_t at = r.store->location(0);
+  const std::vector<uint32_t> words =
+      r.hw.page_words(r.blocks.layout().address_of(r.blocks.layout().block_of(at), r.blocks.layout().page_of(at)));
+  REQUIRE(words.size() == 4096);
+  CHECK(words[10] == 999);
+  CHECK(words[11] == 50011);
+  CHECK(words[4095] == 54095);
+  CHECK(r.map.frames()->in_use() == 2);
+  CHECK(r.map.frames()->frame_of(0) == MapFrames::kNoFrame);  // page 0's buffer went when its program landed
+  CHECK(r.map.frames()->peak() == 2);
+  CHECK(r.map.get(11) == 50011);  // not resident: the new copy, peeked
+  CHECK(r.hw.map_peeks() == 1);
+  // A lookup's load fills the frame: no peek.
+  Waiter w;
+  CHECK(r.store->wait_for_lookups(12, 1, w, 1) == 1);
+  r.hw.run();
+  CHECK(w.told == std::vector<uint32_t>({1}));
+  CHECK(r.map.get(10) == 999);
+  CHECK(r.map.get(4000) == 54000);
+  CHECK(r.hw.map_peeks() == 1);
+  CHECK(r.map.frames()->unknown(r.map.frames()->frame_of(0)) == 0);
 }
 
 }  // namespace map_store_test

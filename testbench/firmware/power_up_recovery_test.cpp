@@ -40,7 +40,7 @@ struct Rig : PartFixture {
   // l2p_sram_kib: the L2P SRAM, which bounds a replay batch (16: one map page a batch).
   explicit Rig(uint32_t l2p_sram_kib = 1024) {
     params.l2p_sram_kib = l2p_sram_kib;
-    store = std::make_unique<MapStore>(hw, params, geo, kLogical, blocks.layout(), flash);
+    store = std::make_unique<MapStore>(hw, params, geo, map, blocks.layout(), flash);
     heard.hw = &hw;
     recovery = std::make_unique<PowerUpRecovery>(hw, params, geo, kLogical, 16, blocks, map, *store, flash, nullptr,
                                                    heard);

@@ -66,7 +66,7 @@ struct Rig : PartFixture {
   explicit Rig(const std::string& mapping = "dynamic")
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params, mapping)),
-        store(hw, params, geo, 256, blocks.layout(), flash),
+        store(hw, params, geo, map, blocks.layout(), flash),
         alloc(geo, "die-first", mapping == "static"),
         placement(hw, params, geo, blocks, alloc, l),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, l, l),

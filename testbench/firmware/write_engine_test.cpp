@@ -85,7 +85,7 @@ struct Rig : PartFixture {
   explicit Rig(uint32_t logical_page_kib = 4)
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params, logical_page_kib)),
-        store(hw, params, geo, 512, blocks.layout(), flash),
+        store(hw, params, geo, map, blocks.layout(), flash),
         placement(hw, params, geo, blocks, alloc, gc),
         cache(hw, params, geo, 48, blocks, map, store, flash, placement, gc, gc),
         fill(hw, params, blocks.layout(), map, flash, cache),

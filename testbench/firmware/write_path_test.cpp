@@ -77,7 +77,7 @@ struct Rig : PartFixture {
   Rig()
       : PartFixture(part_geometry(2, 8, 4)),
         configured(configure(params)),
-        store(hw, params, geo, 512, blocks.layout(), flash),
+        store(hw, params, geo, map, blocks.layout(), flash),
         path(hw, params, geo, 512, 48, WritePathLinks{blocks, map, store, flash, table, latency, protection, gc, gc}),
         reads(hw, params, 48, table, latency, map, blocks.layout(), flash, lookups) {
     log.port = &flash;

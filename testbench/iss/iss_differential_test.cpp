@@ -169,6 +169,12 @@ struct Tap : Hal, FlashBackdoor, FirmwareEvents {
     line("timer", "%llu %llx", ull(d), ull(cookie));
     hw.set_timer(d, cookie);
   }
+  bool peek_map_words(const FlashAddress& a, uint32_t* out, uint32_t count) override {
+    const bool held = hw.peek_map_words(a, out, count);
+    line("peek", "%u/%u/%u/%u n=%u %d %llx", a.die, a.plane, a.block, a.page, count, int(held),
+         ull(held ? fnv(out, size_t(count) * sizeof *out) : 0));
+    return held;
+  }
   void preload_pages(const FlashAddress& a, uint32_t count, const SectorStamp* s, const PageOob* o,
                      const uint32_t* words, uint32_t words_per_page) override {
     const uint32_t spp = hw.spp_of(a);
