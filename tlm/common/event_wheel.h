@@ -115,6 +115,7 @@ class EventWheel : public sc_core::sc_module {
   void begin_step();
   void pop_cancelled();
   void extract_due(uint64_t t);
+  bool run_lone_due(uint64_t t);
   void trigger(Client* c);
   void ready(Client* c, uint32_t arg) {
     ++c->items_ready_;
@@ -136,6 +137,7 @@ class EventWheel : public sc_core::sc_module {
   bool running_ = false;
   bool run_ahead_ = false;
   bool limit_stale_ = false;
+  bool top_spent_ = false;  // heap_[0] is the lone entry running (run_lone_due)
   uint64_t wakeups_ = 0, activations_ = 0;
 };
 
@@ -180,7 +182,17 @@ inline EventWheel::EventWheel(sc_core::sc_module_name name) : sc_core::sc_module
 
 // ---- the heap ------------------------------------------------------------------------
 
-inline void EventWheel::heap_push(const HeapSlot& e) { min_heap_push(heap_, e); }
+// While a lone due entry runs, its slot is still the heap's top (top_spent_): the first
+// entry its handler adds takes that slot in one pass (min_heap_replace_top), instead of a
+// pop before the handler and a push in it.
+inline void EventWheel::heap_push(const HeapSlot& e) {
+  if (top_spent_) {
+    top_spent_ = false;
+    min_heap_replace_top(heap_, e);
+    return;
+  }
+  min_heap_push(heap_, e);
+}
 
 inline void EventWheel::heap_pop() { min_heap_pop(heap_); }
 
@@ -307,35 +319,39 @@ inline void EventWheel::run() {
         }
       }
       batch_.clear();
-      if (limit_stale_) {
-        limit = kernel_limit();
-        limit_stale_ = false;
-      }
-      if (limit <= now_) {
-        // The kernel runs something at this instant after this delta (the controller's
-        // thread): hand over; the next delta continues in the kernel's next delta.
-        if (!delta_.empty() || !runnable_.empty()) {
-          if (now_ > kernel_now) arm_at(now_);
-          else arm_delta();
-        } else {
-          pop_cancelled();
-          if (!heap_.empty()) arm_at(heap_[0].at);
-        }
+    } else {
+      // This instant is over for the models. While the kernel still has something at it,
+      // the wheel waits for the kernel's next time step.
+      pop_cancelled();
+      if (heap_.empty()) break;
+      const uint64_t t = heap_[0].at;
+      if (limit <= now_ || !run_ahead_ || t >= limit) {
+        arm_at(t);
         break;
       }
-      continue;
+      sync_clock(t);  // run ahead of the kernel
+      if (!run_lone_due(t)) {
+        extract_due(t);  // several entries due at t: they run together in the next delta
+        continue;
+      }
     }
-    // This instant is over for the models. While the kernel still has something at it,
-    // the wheel waits for the kernel's next time step.
-    pop_cancelled();
-    if (heap_.empty()) break;
-    const uint64_t t = heap_[0].at;
-    if (limit <= now_ || !run_ahead_ || t >= limit) {
-      arm_at(t);
+    // After a delta cycle.
+    if (limit_stale_) {
+      limit = kernel_limit();
+      limit_stale_ = false;
+    }
+    if (limit <= now_) {
+      // The kernel runs something at this instant after this delta (the controller's
+      // thread): hand over; the next delta continues in the kernel's next delta.
+      if (!delta_.empty() || !runnable_.empty()) {
+        if (now_ > kernel_now) arm_at(now_);
+        else arm_delta();
+      } else {
+        pop_cancelled();
+        if (!heap_.empty()) arm_at(heap_[0].at);
+      }
       break;
     }
-    sync_clock(t);  // run ahead of the kernel
-    extract_due(t);
   }
   running_ = false;
   sim_time_detail::g_wheel_now = nullptr;
@@ -343,6 +359,31 @@ inline void EventWheel::run() {
 
 inline void EventWheel::pop_cancelled() {
   while (!heap_.empty() && dead(heap_[0])) heap_pop();
+}
+
+// The heap's top (live, due at t, nothing runnable) when no other entry is due at t, as at
+// 93% of the instants in bench: it runs at once as the delta cycle's only process, without
+// staging through runnable_ (issue 18: the same order, ~35 instructions fewer per entry).
+// Returns false, leaving the heap as it was, when another entry is due at t too.
+inline bool EventWheel::run_lone_due(uint64_t t) {
+  // The second entry in (at, seq) order is one of the top's children.
+  const size_t n = heap_.size();
+  if ((n > 1 && heap_[1].at == t) || (n > 2 && heap_[2].at == t)) return false;
+  const HeapSlot top = heap_[0];
+  top_spent_ = true;  // heap_push: the first entry the handler adds takes its place
+  Client* c = top.client;
+  ++wakeups_;
+  if (top.arg == kWake) {
+    c->pending_ = Client::Pending::None;  // trigger(): it was not runnable
+    c->wheel_wake();
+  } else {
+    c->wheel_item(top.arg);
+  }
+  if (top_spent_) {
+    top_spent_ = false;
+    heap_pop();
+  }
+  return true;
 }
 
 inline void EventWheel::extract_due(uint64_t t) {
