@@ -84,13 +84,11 @@ uint64_t UniproLink::framed_bytes(const Upiu& u) const {
          message_framed_bytes(kUpiuHeaderBytes + last);
 }
 
-sc_time UniproLink::serialisation_time(Direction dir, uint64_t framed) const {
-  DirectionState::Memo& m = dirs_[dir].memo[framed & 7];
-  if (m.framed != framed) {
-    const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
-    m.time = whole_ps_to_time(static_cast<uint64_t>(std::llround(ps)));
-    m.framed = framed;
-  }
+sc_time UniproLink::compute_serialisation(Direction dir, uint64_t framed) const {
+  DirectionState::Memo& m = dirs_[dir].memo[memo_slot(framed)];
+  const double ps = static_cast<double>(framed) * dirs_[dir].ps_per_framed_byte;
+  m.time = whole_ps_to_time(static_cast<uint64_t>(std::llround(ps)));
+  m.framed = framed;
   return m.time;
 }
 
@@ -120,8 +118,10 @@ void UniproLink::device_transport(tlm::tlm_generic_payload& trans, sc_time& dela
 void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_time& delay) {
   DirectionState& d = dirs_[dir];
   const Upiu* upiu = reinterpret_cast<const Upiu*>(trans.get_data_ptr());
+  const uint32_t upius = upiu ? upiu->segments() : 1;
   const uint64_t upiu_bytes = upiu ? upiu->wire_bytes() : trans.get_data_length();
-  const uint64_t framed = upiu ? framed_bytes(*upiu) : message_framed_bytes(upiu_bytes);
+  // One UPIU (most): one message; framed_bytes() walks the segments of the others.
+  const uint64_t framed = upius <= 1 ? message_framed_bytes(upiu_bytes) : framed_bytes(*upiu);
   const sc_time duration = serialisation_time(dir, framed);
 
   const sc_time now = sim_now();
@@ -131,7 +131,7 @@ void UniproLink::transport(Direction dir, tlm::tlm_generic_payload& trans, sc_ti
   const sc_time end = start + duration;
   if (params_.hibernate_idle_us && upiu) count_requests(dir, upiu, end);
 
-  d.stats.upius += upiu ? upiu->segments() : 1;
+  d.stats.upius += upius;
   d.stats.upiu_bytes += upiu_bytes;
   d.stats.wire_bytes += framed;
   d.stats.busy += duration;
