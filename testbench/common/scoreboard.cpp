@@ -3,6 +3,30 @@
 
 namespace ufs {
 
+namespace {
+// The entry for `key`: the existing one, or a new one in a node an earlier erase kept
+// (`reset` clears it, its vectors keep their storage). The in-flight writes' and reads'
+// entries come and go with every I/O; so they cost no allocation once warmed up (three
+// mallocs and frees per read before).
+template <class Map, class Reset>
+typename Map::mapped_type& entry(Map& map, std::vector<typename Map::node_type>& spare,
+                                 const typename Map::key_type& key, Reset reset) {
+  const auto it = map.find(key);
+  if (it != map.end()) return it->second;
+  if (spare.empty()) return map.emplace(key, typename Map::mapped_type()).first->second;
+  typename Map::node_type node = std::move(spare.back());
+  spare.pop_back();
+  node.key() = key;
+  reset(node.mapped());
+  return map.insert(std::move(node)).position->second;
+}
+template <class Map>
+void erase_keep(Map& map, typename Map::iterator it, std::vector<typename Map::node_type>& spare) {
+  spare.push_back(map.extract(it));
+}
+void clear_versions(std::vector<uint64_t>& v) { v.clear(); }
+}  // namespace
+
 void Scoreboard::mark_preconditioned(uint64_t first_lba, uint64_t blocks) {
   preconditioned_.emplace_back(first_lba, first_lba + blocks);
 }
@@ -23,28 +47,28 @@ void Scoreboard::on_issue(const IoRecord& r) {
     case BlockOp::Write:
       for (uint32_t i = 0; i < q.blocks; ++i) {
         const uint64_t v = r.data ? r.data[i].version : 0;
-        inflight_[q.lba + i].push_back(v);
+        entry(inflight_, spare_inflight_, q.lba + i, clear_versions).push_back(v);
         max_version_ = std::max(max_version_, v);
       }
       break;
     case BlockOp::Unmap: {
       const uint64_t v = ++unmap_counter_;
       unmap_versions_[r.io_id] = v;
-      for (uint32_t i = 0; i < q.blocks; ++i) inflight_[q.lba + i].push_back(v);
+      for (uint32_t i = 0; i < q.blocks; ++i) entry(inflight_, spare_inflight_, q.lba + i, clear_versions).push_back(v);
       break;
     }
     case BlockOp::Read: {
-      ReadSnapshot snap;
+      ReadSnapshot& snap = entry(reads_, spare_reads_, r.io_id, [](ReadSnapshot&) {});
       snap.version_counter = max_version_;
-      snap.allowed.resize(q.blocks);
+      // Blocks [0, q.blocks) are the read's; a reused snapshot may hold more (unused).
+      if (snap.allowed.size() < q.blocks) snap.allowed.resize(q.blocks);
       for (uint32_t i = 0; i < q.blocks; ++i) {
-        snap.allowed[i].push_back(acked(q.lba + i));
+        snap.allowed[i].assign(1, acked(q.lba + i));
         auto it = inflight_.find(q.lba + i);
         if (it != inflight_.end()) snap.allowed[i].insert(snap.allowed[i].end(), it->second.begin(), it->second.end());
         auto bad = indeterminate_.find(q.lba + i);
         if (bad != indeterminate_.end()) snap.allowed[i].insert(snap.allowed[i].end(), bad->second.begin(), bad->second.end());
       }
-      reads_[r.io_id] = std::move(snap);
       break;
     }
     case BlockOp::Flush:
@@ -97,7 +121,7 @@ void Scoreboard::on_complete(const IoRecord& r) {
           // Overlapping writes complete in any order; while another is still in flight the
           // block may end up with either, so it stays listed and is accepted too.
           if (good && others) in->second.push_back(v);
-          if (in->second.empty()) inflight_.erase(in);
+          if (in->second.empty()) erase_keep(inflight_, in, spare_inflight_);
         }
         if (good) {
           set_acked(lba, q.op == BlockOp::Write ? v : kUnmappedVersion);
@@ -128,7 +152,7 @@ void Scoreboard::on_complete(const IoRecord& r) {
           }
         }
       }
-      reads_.erase(it);
+      erase_keep(reads_, it, spare_reads_);
       break;
     }
     case BlockOp::Flush: {

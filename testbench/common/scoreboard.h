@@ -66,6 +66,9 @@ class Scoreboard : public HostObserver {
   std::unordered_map<uint64_t, std::vector<uint64_t>> indeterminate_;
   std::vector<std::pair<uint64_t, uint64_t>> preconditioned_;
   std::unordered_map<uint64_t, ReadSnapshot> reads_;
+  // Nodes erased from inflight_ and reads_, kept for their next entries (no malloc per I/O).
+  std::vector<std::unordered_map<uint64_t, std::vector<uint64_t>>::node_type> spare_inflight_;
+  std::vector<std::unordered_map<uint64_t, ReadSnapshot>::node_type> spare_reads_;
   std::unordered_map<uint64_t, uint64_t> unmap_versions_;  // io_id -> pseudo version
   uint64_t max_version_ = 0;
   uint64_t unmap_counter_ = 1ull << 62;

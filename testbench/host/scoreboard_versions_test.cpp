@@ -141,6 +141,37 @@ TEST_CASE("Scoreboard: reads must return the last acknowledged write, large vers
   CHECK(ranges[0] == std::make_pair(uint64_t(0), uint64_t(4096)));
 }
 
+TEST_CASE("Scoreboard: entries reused after an I/O ends carry nothing of it", "[scoreboard]") {
+  Scoreboard sb;
+  // A write in flight on block 100 (version 5) ends, and a 4-block read ends: their entries
+  // are kept for reuse.
+  SectorStamp w5{100, 5};
+  sb.on_issue(record(1, BlockOp::Write, 100, 1, &w5));
+  sb.on_complete(record(1, BlockOp::Write, 100, 1, &w5));
+  SectorStamp erased4[4] = {{kNoLba, 0}, {kNoLba, 0}, {kNoLba, 0}, {kNoLba, 0}};
+  sb.on_issue(record(2, BlockOp::Read, 0, 4, nullptr));
+  sb.on_complete(record(2, BlockOp::Read, 0, 4, erased4));
+  CHECK(sb.mismatches() == 0);
+  // A write of block 200 (version 6) in flight takes the first entry: a read of 200 now may
+  // see it or the block erased, never the old entry's version 5.
+  SectorStamp w6{200, 6};
+  sb.on_issue(record(3, BlockOp::Write, 200, 1, &w6));
+  SectorStamp got5{200, 5}, got6{200, 6};
+  sb.on_issue(record(4, BlockOp::Read, 200, 1, nullptr));  // takes the read's entry (4 blocks before)
+  sb.on_complete(record(4, BlockOp::Read, 200, 1, &got5));
+  CHECK(sb.mismatches() == 1);
+  sb.on_issue(record(5, BlockOp::Read, 200, 1, nullptr));
+  sb.on_complete(record(5, BlockOp::Read, 200, 1, &got6));
+  CHECK(sb.mismatches() == 1);
+  sb.on_complete(record(3, BlockOp::Write, 200, 1, &w6));
+  // Once the write ends, only version 6: erased is stale now.
+  SectorStamp erased{kNoLba, 0};
+  sb.on_issue(record(6, BlockOp::Read, 200, 1, nullptr));
+  sb.on_complete(record(6, BlockOp::Read, 200, 1, &erased));
+  CHECK(sb.mismatches() == 2);
+  CHECK(sb.checked_blocks() == 7);
+}
+
 TEST_CASE("Scoreboard: durable versions after FUA and flush", "[scoreboard]") {
   Scoreboard sb;
   sb.track_durability();
