@@ -155,8 +155,9 @@ TEST_CASE("Page words: the runs-or-plain choice looks at the whole page, and unm
   CHECK(out == page);
 }
 
-TEST_CASE("NAND die: a program's words read back with the page, go with a copy-back, and an erase drops them",
-          "[nand][page_words]") {
+namespace {
+// One SLC die, 2 planes x 8 blocks x 12 pages of 16 KiB: room for a few map pages.
+NandParams small_slc_die() {
   NandParams params;
   params.dies_per_package = 1;
   params.planes_per_die = 2;
@@ -164,6 +165,13 @@ TEST_CASE("NAND die: a program's words read back with the page, go with a copy-b
   params.pages_per_block = 12;
   params.page_bytes = 16384;
   params.cell_type = "slc";
+  return params;
+}
+}  // namespace
+
+TEST_CASE("NAND die: a program's words read back with the page, go with a copy-back, and an erase drops them",
+          "[nand][page_words]") {
+  const NandParams params = small_slc_die();
   NandDie die(params, 0);
   std::vector<SectorStamp> stamps(3 * 4);
   std::vector<PageOob> oobs(3);
@@ -199,13 +207,7 @@ TEST_CASE("NAND die: a program's words read back with the page, go with a copy-b
 
 TEST_CASE("NAND die: a map page's words peeked in zero time are those a read brings (Hal::peek_map_words)",
           "[nand][page_words]") {
-  NandParams params;
-  params.dies_per_package = 1;
-  params.planes_per_die = 2;
-  params.blocks_per_plane = 8;
-  params.pages_per_block = 12;
-  params.page_bytes = 16384;
-  params.cell_type = "slc";
+  const NandParams params = small_slc_die();
   NandDie die(params, 0);
   std::vector<SectorStamp> stamps(2 * 4);
   std::vector<PageOob> oobs(2);
