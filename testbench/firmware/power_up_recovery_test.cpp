@@ -60,6 +60,17 @@ struct Rig : PartFixture {
       user_page(block, page + p, lbas, seq);
     }
   }
+  // GC moved LBAs 200..207 of the unit at block 5 (host write 3) to block 2 at program 10.
+  void gc_moves_first_two_pages() {
+    for (uint32_t p = 0; p < 2; ++p)
+      user_page(2, p, {200 + 4 * p, 201 + 4 * p, 202 + 4 * p, 203 + 4 * p}, 10, {3, 3, 3, 3});
+    user_page(2, 2, {kNoLba}, 10);
+  }
+  // After recovery: 200..207 at GC's copy in block 2, 208..211 still in the victim (block 5).
+  void check_moved_copies_won() {
+    for (uint64_t lba = 200; lba < 208; ++lba) CHECK(map.get(lba) == blocks.layout().ppa(2, uint32_t((lba - 200) / 4), lba % 4));
+    for (uint64_t lba = 208; lba < 212; ++lba) CHECK(map.get(lba) == blocks.layout().ppa(5, 2, lba % 4));
+  }
 };
 }  // namespace
 
@@ -167,15 +178,12 @@ TEST_CASE("Power-loss recovery: the newest copy of each LBA and map page wins, c
 TEST_CASE("Power-loss recovery: of two copies of the same data the one programmed last wins", "[firmware][recovery]") {
   Rig r;
   r.unit(5, 0, 200, 12, 3);  // the victim: LBAs 200..211, host write 3
-  for (uint32_t p = 0; p < 2; ++p)  // GC moved 200..207 (two pages) at program 10
-    r.user_page(2, p, {200 + 4 * p, 201 + 4 * p, 202 + 4 * p, 203 + 4 * p}, 10, {3, 3, 3, 3});
-  r.user_page(2, 2, {kNoLba}, 10);
+  r.gc_moves_first_two_pages();
   r.recovery->arm();
   r.recovery->power_up();
   r.hw.run();
   REQUIRE(r.heard.finished == 1);
-  for (uint64_t lba = 200; lba < 208; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(2, uint32_t((lba - 200) / 4), lba % 4));
-  for (uint64_t lba = 208; lba < 212; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(5, 2, lba % 4));
+  r.check_moved_copies_won();
   CHECK(r.blocks.info(2).valid == 8);
   CHECK(r.blocks.info(5).valid == 4);  // what GC had left to move
   CHECK(r.recovery->stats().recovered_lbas == 12);
@@ -226,16 +234,13 @@ TEST_CASE("Power-loss recovery: GC moves after the map page's copy win, one batc
     r.name_unit(page1, 200, 12, 6, 0);
     r.map_page(9, 0, 0, 6, page0, 5);  // a program from 5 on was in flight when it was taken
     r.map_page(9, 1, 1, 7, page1);
-    for (uint32_t p = 0; p < 2; ++p)  // GC moved 200..207 (two pages) at program 10
-      r.user_page(2, p, {200 + 4 * p, 201 + 4 * p, 202 + 4 * p, 203 + 4 * p}, 10, {3, 3, 3, 3});
-    r.user_page(2, 2, {kNoLba}, 10);
+    r.gc_moves_first_two_pages();
     r.recovery->arm();
     r.recovery->power_up();
     r.hw.run();
     REQUIRE(r.heard.finished == 1);
     INFO("L2P SRAM " << sram_kib << " KiB");
-    for (uint64_t lba = 200; lba < 208; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(2, uint32_t((lba - 200) / 4), lba % 4));
-    for (uint64_t lba = 208; lba < 212; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(5, 2, lba % 4));
+    r.check_moved_copies_won();
     for (uint64_t lba = 4296; lba < 4308; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(6, uint32_t((lba - 4296) / 4), lba % 4));
     for (uint64_t lba = 8392; lba < 8396; ++lba) CHECK(r.map.get(lba) == r.blocks.layout().ppa(7, 0, lba % 4));
     CHECK(r.blocks.info(2).valid == 8);
